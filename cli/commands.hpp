@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace jitsparse::cli {
+
+// One subcommand of the `jitsparse` tool. run() gets the arguments after the subcommand's name and
+// returns the exit code; it may throw jitsparse::Error (printed by main, exit 1).
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args);
+};
+
+const std::vector<Command>& commands();
+
+int run_info(const std::vector<std::string>& args);
+
+}  // namespace jitsparse::cli

@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/host_matrix.hpp"
+
+namespace jitsparse {
+
+// What the tuner knows of a matrix when it picks a variant for an unseen one.
+struct MatrixFeatures {
+  int64_t rows = 0, cols = 0, nnz = 0;
+  double mean_row = 0, std_row = 0;  // entries per row
+  int64_t max_row = 0;
+  int64_t empty_rows = 0;
+  double density = 0;                // nnz / (rows * cols)
+  double mean_bandwidth = 0;         // per row: last column - first column (over non-empty rows)
+  int64_t max_bandwidth = 0;
+  double mean_distance_from_diagonal = 0;  // |col - row| averaged over entries
+};
+
+MatrixFeatures compute_features(const HostMatrix& a);
+void to_json(nlohmann::json& j, const MatrixFeatures& f);
+void from_json(const nlohmann::json& j, MatrixFeatures& f);
+// A distance in feature space (log-scaled sizes), for nearest-matrix selection.
+double feature_distance(const MatrixFeatures& a, const MatrixFeatures& b);
+
+}  // namespace jitsparse

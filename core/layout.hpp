@@ -1,0 +1,97 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/host_matrix.hpp"
+#include "core/precision.hpp"
+
+namespace jitsparse {
+
+// Storage layouts (DESIGN.md). The exact arrays are what the device kernels read, so this comment is
+// the contract between core/packing.cpp and templates/jitsparse/layouts.cuh.
+//
+// outer csr:  row_ptr[rows + 1], positions row_ptr[r] .. row_ptr[r+1]-1 in column order.
+// outer sell-K (K = 16 or 32): rows padded to rows_padded = a multiple of K; slice s holds rows
+//             sK .. sK+K-1, width w_s = longest row of the slice; slice_ptr[s] = first position of the
+//             slice (slice_ptr[num_slices] = stored_entries); element k of row r is at position
+//             slice_ptr[r/K] + k*K + r%K (column-major inside the slice); row_len[r] = entries of row r
+//             (0 for padded rows). Positions with k >= row_len[r] are padding: never read by a kernel.
+// outer ell:  ELLPACK-R: one slice of all rows, rows_padded = multiple of 32, width = longest row,
+//             element k of row r at position k*rows_padded + r; row_len as for sell; slice_ptr = {0, total}.
+// inner aos:  component i of the entry at position p is values[p*C + i].
+// inner soa:  values[i*value_stride + p]; value_stride = stored_entries rounded up to a multiple of 4
+//             (keeps each component array 16-byte aligned).
+// col_idx[p]: column of position p (padding: 0). Padding values are quiet NaN, so a kernel that
+//             multiplies padding gives NaN and fails verification.
+// vector aos: component i of element j at x[j*V + i].
+// vector soa: x[i*vector_stride(n) + j], vector_stride(n) = n rounded up to a multiple of 32.
+enum class OuterLayout { csr, ell, sell };
+enum class InnerLayout { aos, soa };
+enum class VectorLayout { aos, soa };
+
+struct Layout {
+  OuterLayout outer = OuterLayout::csr;
+  int slice = 0;  // sell: 16 or 32; 0 otherwise
+  InnerLayout inner = InnerLayout::aos;
+  VectorLayout vector = VectorLayout::aos;
+
+  // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa". parse() also takes "sell-32-...".
+  std::string name() const;
+  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32"
+  static Layout parse(const std::string& s);  // throws InvalidArgument
+  bool operator==(const Layout& o) const {
+    return outer == o.outer && slice == o.slice && inner == o.inner && vector == o.vector;
+  }
+  bool operator!=(const Layout& o) const { return !(*this == o); }
+};
+
+// Every layout of DESIGN.md: {csr, ell, sell16, sell32} x {aos, soa} x {aos, soa}.
+std::vector<Layout> all_layouts();
+
+int64_t vector_stride(int64_t n);  // soa vector stride, see above
+
+// A matrix packed into one layout and precision: the host image of the device arrays.
+struct PackedMatrix {
+  Layout layout;
+  Precision precision = Precision::f64;
+  int components = 1;         // C
+  int vector_components = 1;  // V
+  int32_t rows = 0, cols = 0;
+  int32_t rows_padded = 0;    // csr: rows
+  int32_t num_slices = 0;     // sell: rows_padded / K; ell: 1; csr: 0
+  int64_t stored_entries = 0; // positions including padding (csr: nnz)
+  int64_t value_stride = 0;   // soa: see above; aos: stored_entries
+  std::vector<int32_t> row_ptr;    // csr only
+  std::vector<int32_t> slice_ptr;  // sell/ell only
+  std::vector<int32_t> row_len;    // sell/ell only, rows_padded
+  std::vector<int32_t> col_idx;    // stored_entries
+  std::vector<unsigned char> values;  // float or double, laid out by `inner`
+
+  // Bytes of all arrays above: the matrix's device footprint.
+  int64_t bytes() const;
+  int64_t padding_entries() const { return stored_entries - nnz; }
+  int64_t nnz = 0;
+};
+
+// Bytes a layout would take, without building it (to enforce a memory cap before packing).
+int64_t packed_bytes(const HostMatrix& a, const Layout& layout, Precision precision);
+
+// Pack the master copy. Throws InvalidArgument when positions would overflow 32-bit indices.
+PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision);
+// Refresh values of a packed matrix from a matrix with the same pattern (throws if the pattern differs).
+void repack_values(PackedMatrix& packed, const HostMatrix& a);
+
+// Vectors: logical form is aos doubles (n * V); packed form is bytes in the given layout and precision.
+std::vector<unsigned char> pack_vector(const std::vector<double>& aos, int vector_components,
+                                       VectorLayout layout, Precision precision);
+std::vector<double> unpack_vector(const std::vector<unsigned char>& packed, int64_t n, int vector_components,
+                                  VectorLayout layout, Precision precision);
+int64_t packed_vector_bytes(int64_t n, int vector_components, VectorLayout layout, Precision precision);
+
+// y = alpha*A*x + beta*y computed by reading the packed arrays directly (what a kernel does), in double
+// arithmetic on the packed (possibly float) values. x and y are packed vectors. Proves the packing.
+void spmv_packed_cpu(const PackedMatrix& a, const EntryType& entry, const std::vector<unsigned char>& x,
+                     std::vector<unsigned char>& y, double alpha, double beta);
+
+}  // namespace jitsparse

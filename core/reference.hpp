@@ -1,0 +1,33 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/host_matrix.hpp"
+#include "core/precision.hpp"
+
+namespace jitsparse {
+
+// The sequential CPU reference (the test oracle, in double). Vectors are aos: n * V doubles.
+// y = A x
+std::vector<double> reference_spmv(const HostMatrix& a, const std::vector<double>& x);
+// y = A^T x: transposed pattern, the same entries (for quaternions: no conjugation).
+std::vector<double> reference_spmv_transpose(const HostMatrix& a, const std::vector<double>& x);
+// y = A^H x: transposed pattern, adjoint entries (EntryType::adjoint_multiply_add); for real and block
+// matrices this is the transpose of the real expansion.
+std::vector<double> reference_spmv_adjoint(const HostMatrix& a, const std::vector<double>& x);
+// Per-row scale for tolerances: s[i*V + c] = sum_j sum over terms |coeff a_ij[a] x_j[x]| contributing to c.
+std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<double>& x);
+
+struct VerifyResult {
+  bool ok = true;
+  int64_t first_bad = -1;   // index into y (row*V + component)
+  double worst_ratio = 0;   // max |y - ref| / (tol * scale)
+  std::string message;      // empty when ok
+};
+// Compare y with ref: |y - ref| <= tol * (scale + tiny), NaN/Inf rejected. tol: about 1e-12 for double
+// kernels and 1e-5 for float (scaled by sqrt of the row length for float; see reference.cpp).
+VerifyResult verify_result(const std::vector<double>& y, const std::vector<double>& ref,
+                           const std::vector<double>& scale, double tol);
+double default_tolerance(Precision p);
+
+}  // namespace jitsparse
