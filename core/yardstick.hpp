@@ -1,0 +1,27 @@
+#pragma once
+#include <cstdint>
+
+#include "core/host_matrix.hpp"
+#include "core/precision.hpp"
+
+namespace jitsparse {
+
+// Compulsory bytes of one y = A x in the native compound format (DESIGN.md), the same for every
+// competitor: nnz*(C*S + 4) + (rows+1)*4 + (rows + cols)*V*S. Effective bandwidth = this / time.
+inline double compulsory_bytes(int64_t rows, int64_t cols, int64_t nnz, int components, int vector_components,
+                               Precision p) {
+  const double s = scalar_bytes(p);
+  return static_cast<double>(nnz) * (components * s + 4) + static_cast<double>(rows + 1) * 4 +
+         static_cast<double>(rows + cols) * vector_components * s;
+}
+
+inline double compulsory_bytes(const HostMatrix& a, Precision p) {
+  return compulsory_bytes(a.rows, a.cols, a.nnz(), a.components(), a.vector_components(), p);
+}
+
+// GB/s (1e9 bytes per second) for a time in microseconds.
+inline double effective_gbps(double bytes, double microseconds) {
+  return microseconds > 0 ? bytes / (microseconds * 1e3) : 0.0;
+}
+
+}  // namespace jitsparse
