@@ -1,0 +1,104 @@
+#include "generator/nvrtc_compiler.hpp"
+
+#include <chrono>
+
+#include <nvrtc.h>
+
+#include "core/error.hpp"
+
+namespace jitsparse {
+namespace {
+
+void check(nvrtcResult r, const char* what, const std::string& variant) {
+  if (r != NVRTC_SUCCESS)
+    throw CompileError(std::string("NVRTC ") + what + " failed for " + variant + ": " + nvrtcGetErrorString(r));
+}
+
+// Owns an nvrtcProgram.
+struct Program {
+  nvrtcProgram p = nullptr;
+  ~Program() {
+    if (p) nvrtcDestroyProgram(&p);
+  }
+};
+
+}  // namespace
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<int> nvrtc_supported_archs() {
+  int n = 0;
+  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return {};
+  std::vector<int> archs(n);
+  nvrtcGetSupportedArchs(archs.data());
+  return archs;
+}
+
+std::string clamp_arch(int major, int minor) {
+  const int want = major * 10 + minor;
+  const auto archs = nvrtc_supported_archs();
+  if (archs.empty()) throw CompileError("NVRTC reports no supported architecture");
+  if (want < archs.front())
+    throw DeviceError("compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+                      " is older than the oldest NVRTC " + nvrtc_version() +
+                      " supports (sm_" + std::to_string(archs.front()) + ")");
+  int best = archs.front();
+  for (int a : archs)
+    if (a <= want) best = a;
+  return "sm_" + std::to_string(best);
+}
+
+std::vector<std::string> nvrtc_options(const CompileOptions& options) {
+  std::vector<std::string> opts = {"--gpu-architecture=" + options.arch, "-std=c++17"};
+  opts.insert(opts.end(), options.extra.begin(), options.extra.end());
+  return opts;
+}
+
+CompiledKernel compile_with_nvrtc(const GeneratedSource& source, const CompileOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const HeaderSet& headers = device_headers();
+  std::vector<const char*> names, contents;
+  for (size_t i = 0; i < headers.names.size(); ++i) {
+    names.push_back(headers.names[i].c_str());
+    contents.push_back(headers.contents[i].c_str());
+  }
+  Program prog;
+  const std::string file = "jitsparse_variant.cu";
+  check(nvrtcCreateProgram(&prog.p, source.source.c_str(), file.c_str(), static_cast<int>(names.size()),
+                           contents.data(), names.data()),
+        "create program", source.variant_name);
+  check(nvrtcAddNameExpression(prog.p, source.kernel_expression.c_str()), "add name expression",
+        source.variant_name);
+  const auto opts = nvrtc_options(options);
+  std::vector<const char*> opt_ptrs;
+  for (const auto& o : opts) opt_ptrs.push_back(o.c_str());
+  const nvrtcResult result = nvrtcCompileProgram(prog.p, static_cast<int>(opt_ptrs.size()), opt_ptrs.data());
+  size_t log_size = 0;
+  nvrtcGetProgramLogSize(prog.p, &log_size);
+  std::string log(log_size, '\0');
+  if (log_size > 1) nvrtcGetProgramLog(prog.p, log.data());
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  if (result != NVRTC_SUCCESS)
+    throw CompileError("NVRTC could not compile " + source.variant_name + " (" + nvrtcGetErrorString(result) +
+                       "):\n" + log + "\n--- generated source ---\n" + source.source);
+  CompiledKernel k;
+  k.variant_name = source.variant_name;
+  k.arch = options.arch;
+  k.log = log;
+  const char* lowered = nullptr;
+  check(nvrtcGetLoweredName(prog.p, source.kernel_expression.c_str(), &lowered), "get lowered name",
+        source.variant_name);
+  k.lowered_name = lowered;
+  size_t size = 0;
+  check(nvrtcGetCUBINSize(prog.p, &size), "get cubin size", source.variant_name);
+  k.cubin.resize(size);
+  check(nvrtcGetCUBIN(prog.p, k.cubin.data()), "get cubin", source.variant_name);
+  k.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return k;
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,37 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "generator/source_gen.hpp"
+
+namespace jitsparse {
+
+struct CompileOptions {
+  std::string arch = "sm_90";       // cubin target; see clamp_arch
+  std::vector<std::string> extra;   // further NVRTC options
+};
+
+struct CompiledKernel {
+  std::string variant_name;
+  std::string arch;
+  std::string lowered_name;        // mangled name of the instantiated kernel
+  std::vector<char> cubin;
+  std::string log;                 // NVRTC's log (warnings)
+  bool from_cache = false;
+  double compile_seconds = 0;      // 0 when from the cache
+};
+
+// NVRTC's version as "13.0".
+std::string nvrtc_version();
+// The architectures NVRTC can emit cubins for, as numbers like 75, 80, 90.
+std::vector<int> nvrtc_supported_archs();
+// "sm_XY" for a device of compute capability major.minor, clamped to the newest NVRTC supports.
+// Throws DeviceError when the device is older than the oldest NVRTC supports.
+std::string clamp_arch(int major, int minor);
+// The full NVRTC option list for a compile (what goes into the cache key).
+std::vector<std::string> nvrtc_options(const CompileOptions& options);
+
+// Compile one generated source with NVRTC; throws CompileError holding the log and the variant.
+CompiledKernel compile_with_nvrtc(const GeneratedSource& source, const CompileOptions& options);
+
+}  // namespace jitsparse

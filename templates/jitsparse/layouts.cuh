@@ -1,0 +1,100 @@
+// Storage layouts (the exact contract is the comment in core/layout.hpp).
+// Outer layouts give, for a row, the position of its first element and the stride between elements:
+// element k of row r sits at begin + k * stride, for k < len.
+#pragma once
+#include "jitsparse/load.cuh"
+#include "jitsparse/params.cuh"
+
+namespace jitsparse {
+
+struct Csr {
+  template <class T>
+  __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
+    begin = __ldg(p.row_ptr + r);
+    len = __ldg(p.row_ptr + r + 1) - begin;
+    stride = 1;
+  }
+};
+
+// Sliced ELLPACK with K rows per slice, column-major inside the slice.
+template <int K>
+struct Sell {
+  template <class T>
+  __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
+    begin = __ldg(p.slice_ptr + r / K) + r % K;
+    len = __ldg(p.row_len + r);
+    stride = K;
+  }
+};
+
+// ELLPACK-R: one slice of rows_padded rows.
+struct Ell {
+  template <class T>
+  __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
+    begin = r;
+    len = __ldg(p.row_len + r);
+    stride = p.ell_stride;
+  }
+};
+
+// Entry components next to each other: one wide load per entry.
+struct InnerAos {
+  template <class E, class T>
+  __device__ __forceinline__ static void load(const SpmvParams<T>& p, int pos, typename E::Matrix& a) {
+    T s[E::C];
+    load_contiguous<T, E::C>(p.values + static_cast<long long>(pos) * E::C, s);
+    E::set(a, s);
+  }
+};
+
+// One array per component: neighbouring threads read neighbouring scalars.
+struct InnerSoa {
+  template <class E, class T>
+  __device__ __forceinline__ static void load(const SpmvParams<T>& p, int pos, typename E::Matrix& a) {
+    T s[E::C];
+#pragma unroll
+    for (int i = 0; i < E::C; ++i) s[i] = __ldg(p.values + i * p.value_stride + pos);
+    E::set(a, s);
+  }
+};
+
+// y = alpha * acc + beta * y; beta == 0 never reads y (it may hold garbage or NaN).
+template <class T>
+__device__ __forceinline__ T combine(const SpmvParams<T>& p, T acc, const T* y) {
+  return p.beta == T(0) ? p.alpha * acc : p.alpha * acc + p.beta * *y;
+}
+
+struct VecAos {
+  template <class E, class T>
+  __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
+    T s[E::V];
+    load_contiguous<T, E::V>(p.x + static_cast<long long>(col) * E::V, s);
+    E::set(v, s);
+  }
+  template <class E, class T>
+  __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+    T* y = p.y + static_cast<long long>(row) * E::V;
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) y[i] = combine(p, s[i], y + i);
+  }
+};
+
+struct VecSoa {
+  template <class E, class T>
+  __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
+    T s[E::V];
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) s[i] = __ldg(p.x + i * p.x_stride + col);
+    E::set(v, s);
+  }
+  template <class E, class T>
+  __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) {
+      T* y = p.y + i * p.y_stride + row;
+      *y = combine(p, s[i], y);
+    }
+  }
+};
+
+}  // namespace jitsparse

@@ -1,0 +1,49 @@
+// Loads of N contiguous scalars with the widest aligned vector load (16 bytes at most). The caller
+// guarantees the address is aligned to the N*sizeof(T) chunk width (entries start at multiples of N).
+#pragma once
+
+namespace jitsparse {
+
+template <class T, int W>
+struct VectorOf;
+template <> struct VectorOf<float, 1> { using type = float; };
+template <> struct VectorOf<float, 2> { using type = float2; };
+template <> struct VectorOf<float, 4> { using type = float4; };
+template <> struct VectorOf<double, 1> { using type = double; };
+template <> struct VectorOf<double, 2> { using type = double2; };
+
+// Widest W (in scalars) with W*sizeof(T) <= 16 that divides N.
+template <class T, int N>
+struct LoadWidth {
+  static constexpr int max_w = 16 / sizeof(T);
+  static constexpr int value = (N % max_w == 0) ? max_w : (N % 2 == 0 && max_w >= 2) ? 2 : 1;
+};
+
+template <class V, class T, int N>
+__device__ __forceinline__ void unpack_vector(const V& v, T (&out)[N], int at);
+template <class T, int N>
+__device__ __forceinline__ void unpack_vector(const T& v, T (&out)[N], int at) { out[at] = v; }
+template <int N>
+__device__ __forceinline__ void unpack_vector(const float2& v, float (&out)[N], int at) {
+  out[at] = v.x; out[at + 1] = v.y;
+}
+template <int N>
+__device__ __forceinline__ void unpack_vector(const float4& v, float (&out)[N], int at) {
+  out[at] = v.x; out[at + 1] = v.y; out[at + 2] = v.z; out[at + 3] = v.w;
+}
+template <int N>
+__device__ __forceinline__ void unpack_vector(const double2& v, double (&out)[N], int at) {
+  out[at] = v.x; out[at + 1] = v.y;
+}
+
+// Read-only (non-coherent cache) load of N scalars at p.
+template <class T, int N>
+__device__ __forceinline__ void load_contiguous(const T* __restrict__ p, T (&out)[N]) {
+  constexpr int W = LoadWidth<T, N>::value;
+  using V = typename VectorOf<T, W>::type;
+  const V* vp = reinterpret_cast<const V*>(p);
+#pragma unroll
+  for (int i = 0; i < N / W; ++i) unpack_vector<N>(__ldg(vp + i), out, i * W);
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,27 @@
+// Kernel arguments of the SpMV family. Plain C++ with no CUDA dependency: host code (runtime/) fills the
+// same struct and passes it to cudaLaunchKernel, so its layout must stay identical on both sides.
+#pragma once
+
+namespace jitsparse {
+
+// y = alpha * A x + beta * y (beta == 0: y is not read). Arrays follow core/layout.hpp.
+template <class T>
+struct SpmvParams {
+  const int* row_ptr;    // csr: rows + 1
+  const int* slice_ptr;  // sell: first position of each slice
+  const int* row_len;    // sell, ell: entries per row
+  const int* col_idx;    // per position
+  const T* values;       // per position, aos or soa
+  long long value_stride;  // soa: scalars per component array
+  const T* x;
+  long long x_stride;    // soa vector: scalars per component array
+  T* y;
+  long long y_stride;
+  unsigned* counters;    // dynamic schedule: {next chunk, finished blocks}, zero between launches
+  T alpha;
+  T beta;
+  int rows;
+  int ell_stride;        // ell: rows_padded
+};
+
+}  // namespace jitsparse
