@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -85,4 +86,69 @@ TEST_CASE("generator: clamp_arch") {
   const auto archs = nvrtc_supported_archs();
   REQUIRE_FALSE(archs.empty());
   CHECK(clamp_arch(99, 9) == "sm_" + std::to_string(archs.back()));
+}
+
+#include "generator/search_space.hpp"
+
+TEST_CASE("generator: every structural variant compiles for sm_90, and a second pass hits the cache") {
+  // entry x precision x outer x inner x vector x schedule kind, for the four built-ins and two
+  // JSON-only types (a block2 and a dual quaternion) to prove the user path.
+  const auto variants =
+      structural_variants({"real", "complex", "quaternion", "block3", "block2", "dual_quaternion"});
+  REQUIRE(variants.size() == 6 * 2 * 16 * 2);
+  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-structural-test";
+  std::filesystem::remove_all(dir);
+  KernelBuilder builder("sm_90", dir);
+  auto t0 = std::chrono::steady_clock::now();
+  auto cold = builder.build_all(variants);
+  double cold_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  size_t ok = 0;
+  for (const auto& o : cold) {
+    if (!o.ok) MESSAGE(o.variant.name() << ": " << o.error);
+    ok += o.ok;
+  }
+  CHECK(ok == variants.size());
+  t0 = std::chrono::steady_clock::now();
+  auto warm = builder.build_all(variants);
+  double warm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  size_t hits = 0;
+  for (const auto& o : warm) hits += o.ok && o.kernel.from_cache;
+  CHECK(hits == variants.size());
+  std::cout << "compiled " << variants.size() << " structural variants: cold " << cold_s << " s ("
+            << variants.size() / cold_s << "/s), cached " << warm_s << " s (" << variants.size() / warm_s
+            << "/s) on " << std::thread::hardware_concurrency() << " cores\n";
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("generator: the H100 search space") {
+  ScheduleLimits h100;  // 1024 threads/block, 2048 threads/SM, 32 blocks/SM
+  CHECK(thread_counts(h100) == std::vector<int>{32, 64, 96, 128, 192, 256, 384, 512, 768, 1024});
+  CHECK(block_counts(h100) == std::vector<int>{1, 2, 3, 4, 6, 8, 12, 16, 24, 32});
+  for (const auto& s : all_schedules(h100)) CHECK_NOTHROW(check_schedule(s));
+  MESSAGE("search space per entry type and precision on an H100: " << full_space_size(h100));
+}
+
+#include <cstdlib>
+
+#include "generator/export.hpp"
+
+TEST_CASE("generator: exported sources compile with nvcc on a machine without a GPU") {
+  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-export-test";
+  std::filesystem::remove_all(dir);
+  const std::vector<Variant> variants = {Variant::parse("quaternion.f64/sell32-soa-aos/dynamic-256x2"),
+                                         Variant::parse("block3.f32/csr-aos-aos/static-128x4-tpr4"),
+                                         Variant::parse("complex.f64/ell-aos-soa/static-96x3")};
+  const auto units = export_variants(variants, dir);
+  REQUIRE(units.size() == variants.size());
+  CHECK(std::filesystem::exists(dir + "/CMakeLists.txt"));
+  CHECK(std::filesystem::exists(dir + "/jitsparse_exported.h"));
+  CHECK(std::filesystem::exists(dir + "/include/jitsparse/spmv.cuh"));
+  for (const auto& u : units) {
+    const std::string cmd = std::string(JITSPARSE_NVCC) + " -std=c++17 -arch=sm_90 -c -I" + dir + " -I" + dir +
+                            "/include " + u + " -o " + u + ".o 2>&1";
+    INFO(cmd);
+    CHECK(std::system(cmd.c_str()) == 0);
+    CHECK(std::filesystem::exists(u + ".o"));
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,562 @@
+#include "bench/cusparse_baseline.hpp"
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <library_types.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <type_traits>
+
+#include "bench/cuda_util.hpp"
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "core/yardstick.hpp"
+
+namespace jitsparse {
+namespace {
+
+using bench::check_cuda;
+using bench::DeviceBuffer;
+
+// cuSPARSE said CUSPARSE_STATUS_NOT_SUPPORTED (or we know it cannot take the matrix): the method is
+// "unsupported", not an error.
+struct Unsupported : Error {
+  using Error::Error;
+};
+
+void check_cusparse(cusparseStatus_t s, const char* what) {
+  if (s == CUSPARSE_STATUS_SUCCESS) return;
+  std::string msg =
+      std::string(what) + " returned " + cusparseGetErrorName(s) + ": " + cusparseGetErrorString(s);
+  if (s == CUSPARSE_STATUS_NOT_SUPPORTED || s == CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED)
+    throw Unsupported(msg);
+  throw DeviceError(msg);
+}
+
+// --- RAII for cuSPARSE objects -------------------------------------------------------------------------
+
+struct HandleDeleter {
+  void operator()(cusparseHandle_t h) const { cusparseDestroy(h); }
+};
+struct SpMatDeleter {
+  void operator()(cusparseSpMatDescr_t m) const { cusparseDestroySpMat(m); }
+};
+struct DnVecDeleter {
+  void operator()(cusparseDnVecDescr_t v) const { cusparseDestroyDnVec(v); }
+};
+struct MatDescrDeleter {
+  void operator()(cusparseMatDescr_t d) const { cusparseDestroyMatDescr(d); }
+};
+using Handle = std::unique_ptr<std::remove_pointer_t<cusparseHandle_t>, HandleDeleter>;
+using SpMat = std::unique_ptr<std::remove_pointer_t<cusparseSpMatDescr_t>, SpMatDeleter>;
+using DnVec = std::unique_ptr<std::remove_pointer_t<cusparseDnVecDescr_t>, DnVecDeleter>;
+using MatDescr = std::unique_ptr<std::remove_pointer_t<cusparseMatDescr_t>, MatDescrDeleter>;
+
+Handle make_handle(cudaStream_t stream) {
+  cusparseHandle_t h = nullptr;
+  check_cusparse(cusparseCreate(&h), "cusparseCreate");
+  Handle owned(h);
+  check_cusparse(cusparseSetStream(h, stream), "cusparseSetStream");
+  check_cusparse(cusparseSetPointerMode(h, CUSPARSE_POINTER_MODE_HOST), "cusparseSetPointerMode");
+  return owned;
+}
+
+DnVec make_dnvec(int64_t size, void* values, cudaDataType type) {
+  cusparseDnVecDescr_t v = nullptr;
+  check_cusparse(cusparseCreateDnVec(&v, size, values, type), "cusparseCreateDnVec");
+  return DnVec(v);
+}
+
+// --- entry-type classification --------------------------------------------------------------------------
+
+// True when the entry is the complex numbers with components (re, im): then the aos values are exactly
+// cuComplex / cuDoubleComplex. Checked on the multiplication itself, not the name, so a renamed user copy
+// also qualifies and a look-alike with another product does not.
+bool is_complex(const EntryType& e) {
+  if (e.num_components() != 2 || e.num_vector_components() != 2) return false;
+  const double probe[2] = {0.375, -1.625};
+  std::vector<double> m = e.expansion(probe);
+  return m[0] == probe[0] && m[1] == -probe[1] && m[2] == probe[1] && m[3] == probe[0];
+}
+
+enum class Family { scalar_csr, complex_csr, blocks };
+
+Family family_of(const EntryType& e) {
+  if (e.num_vector_components() == 1) return Family::scalar_csr;
+  if (is_complex(e)) return Family::complex_csr;
+  return Family::blocks;
+}
+
+const std::vector<std::string>& all_method_names() {
+  static const std::vector<std::string> names = {
+      "cusparse-csr-alg1",  "cusparse-csr-alg2",  "cusparse-bsr-row",           "cusparse-bsr-col",
+      "cusparse-bsrmv-row", "cusparse-bsrmv-col", "cusparse-csr-alg1-expanded", "cusparse-csr-alg2-expanded"};
+  return names;
+}
+
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+// --- the run ----------------------------------------------------------------------------------------------
+
+template <typename T>
+constexpr cudaDataType real_type() {
+  return std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
+}
+template <typename T>
+constexpr cudaDataType complex_type() {
+  return std::is_same_v<T, float> ? CUDA_C_32F : CUDA_C_64F;
+}
+
+template <typename T>
+class Runner {
+ public:
+  Runner(const HostMatrix& a, Precision p, const std::vector<double>& x, const BaselineOptions& options,
+         cudaStream_t stream)
+      : a_(a), options_(options), stream_(stream), v_(a.vector_components()) {
+    ref_ = reference_spmv(a, x);
+    scale_ = reference_abs_scale(a, x);
+    tol_ = default_tolerance(p);
+    bytes_ = compulsory_bytes(a, p);
+    handle_ = make_handle(stream);
+    std::vector<T> xt(x.begin(), x.end());
+    x_dev_ = bench::upload_vector(xt, stream, "x");
+    y_len_ = static_cast<int64_t>(a.rows) * v_;
+    y_dev_ = DeviceBuffer(static_cast<size_t>(y_len_) * sizeof(T), "y");
+  }
+
+  // Fills results[i] for every selected method, in the order of `names`.
+  void run(const std::vector<std::string>& names, std::vector<BaselineResult>& results) {
+    auto wanted = [&](const std::string& n) {
+      return std::find(names.begin(), names.end(), n) != names.end();
+    };
+    // The result row of a method that is to run, else nullptr.
+    auto slot = [&](const std::string& n) -> BaselineResult* {
+      if (!wanted(n)) return nullptr;
+      for (auto& r : results)
+        if (r.method == n) return &r;
+      return nullptr;
+    };
+    const Family family = family_of(a_.entry);
+    if (family != Family::blocks) {
+      const bool cplx = family == Family::complex_csr;
+      if (!wanted("cusparse-csr-alg1") && !wanted("cusparse-csr-alg2")) return;
+      guarded({slot("cusparse-csr-alg1"), slot("cusparse-csr-alg2")}, [&] {
+        Csr csr = native_csr(cplx);
+        for (auto alg : {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2}) {
+          const char* n = alg == CUSPARSE_SPMV_CSR_ALG1 ? "cusparse-csr-alg1" : "cusparse-csr-alg2";
+          if (auto* r = slot(n)) method(*r, [&](BaselineResult& res) { generic_csr(csr, alg, cplx, res); });
+        }
+      });
+      return;
+    }
+
+    // Blocks: M(a) of every entry, row-major, in the scalar type (shared by every block method).
+    const int64_t block = static_cast<int64_t>(v_) * v_;
+    const bool too_large = a_.nnz() * block > kInt32Max || static_cast<int64_t>(a_.rows) * v_ > kInt32Max ||
+                           static_cast<int64_t>(a_.cols) * v_ > kInt32Max;
+    if (too_large) {
+      const std::string why = "unsupported: too large: the real expansion has " +
+                              std::to_string(a_.nnz() * block) + " scalars and " +
+                              std::to_string(static_cast<int64_t>(a_.rows) * v_) +
+                              " rows, beyond 32-bit indices";
+      for (const auto& n : names)
+        if (auto* r = slot(n); r && r->status.empty()) r->status = why;
+      return;
+    }
+    std::vector<BaselineResult*> block_slots;
+    for (const auto& n : names) block_slots.push_back(slot(n));
+    guarded(block_slots, [&] {
+      std::vector<T> blocks = row_major_blocks();
+      const bool any_bsr = wanted("cusparse-bsr-row") || wanted("cusparse-bsr-col") ||
+                           wanted("cusparse-bsrmv-row") || wanted("cusparse-bsrmv-col");
+      if (any_bsr) {
+        DeviceBuffer row_ptr = bench::upload_vector(a_.row_ptr, stream_, "bsr row offsets");
+        DeviceBuffer col_idx = bench::upload_vector(a_.col_idx, stream_, "bsr column indices");
+        for (bool row_major : {true, false}) {
+          const char* gen = row_major ? "cusparse-bsr-row" : "cusparse-bsr-col";
+          const char* leg = row_major ? "cusparse-bsrmv-row" : "cusparse-bsrmv-col";
+          if (!wanted(gen) && !wanted(leg)) continue;
+          guarded({slot(gen), slot(leg)}, [&] {
+            DeviceBuffer values =
+                bench::upload_vector(row_major ? blocks : transposed_blocks(blocks), stream_,
+                                     row_major ? "bsr values (row-major)" : "bsr values (column-major)");
+            Bsr bsr{&row_ptr, &col_idx, &values};
+            if (auto* r = slot(gen))
+              method(*r, [&](BaselineResult& res) { generic_bsr(bsr, row_major, res); });
+            if (auto* r = slot(leg))
+              method(*r, [&](BaselineResult& res) { legacy_bsrmv(bsr, row_major, res); });
+          });
+        }
+      }
+      if (wanted("cusparse-csr-alg1-expanded") || wanted("cusparse-csr-alg2-expanded")) {
+        guarded({slot("cusparse-csr-alg1-expanded"), slot("cusparse-csr-alg2-expanded")}, [&] {
+          Csr csr = expanded_csr(blocks);
+          blocks.clear();
+          blocks.shrink_to_fit();  // the host copy is not needed while timing
+          for (auto alg : {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2}) {
+            const char* n =
+                alg == CUSPARSE_SPMV_CSR_ALG1 ? "cusparse-csr-alg1-expanded" : "cusparse-csr-alg2-expanded";
+            if (auto* r = slot(n))
+              method(*r, [&](BaselineResult& res) { generic_csr(csr, alg, false, res); });
+          }
+        });
+      }
+    });
+  }
+
+ private:
+  struct Csr {
+    int64_t rows = 0, cols = 0, nnz = 0;
+    DeviceBuffer row_ptr, col_idx, values;
+  };
+  struct Bsr {
+    const DeviceBuffer* row_ptr;
+    const DeviceBuffer* col_idx;
+    const DeviceBuffer* values;
+  };
+
+  // Runs `body` (which prepares data shared by several methods); if it throws, every listed method that
+  // has no status yet gets the failure, so a failed upload never hides which methods did not run.
+  void guarded(const std::vector<BaselineResult*>& slots, const std::function<void()>& body) {
+    std::string status;
+    try {
+      body();
+      return;
+    } catch (const Unsupported& e) {
+      status = std::string("unsupported: ") + e.what();
+    } catch (const std::bad_alloc&) {
+      status = "error: out of host memory preparing the matrix";
+    } catch (const std::exception& e) {
+      status = std::string("error: ") + e.what();
+    }
+    for (auto* r : slots)
+      if (r && r->status.empty()) r->status = status;
+  }
+
+  // One method: its own setup, verification and timing; failures land in r.status.
+  void method(BaselineResult& r, const std::function<void(BaselineResult&)>& body) {
+    try {
+      body(r);
+    } catch (const Unsupported& e) {
+      r.status = std::string("unsupported: ") + e.what();
+    } catch (const std::bad_alloc&) {
+      r.status = "error: out of host memory";
+    } catch (const std::exception& e) {
+      r.status = std::string("error: ") + e.what();
+    }
+    if (r.status.empty()) r.status = "error: the method recorded no status";  // defensive: never blank
+  }
+
+  // Verify `launch` (y poisoned with NaN first), then time it if it is right.
+  void verify_and_time(BaselineResult& r, const std::function<void()>& launch) {
+    const size_t y_bytes = static_cast<size_t>(y_len_) * sizeof(T);
+    // All-ones bytes are a quiet NaN in float and in double: a row the method forgets to write fails.
+    check_cuda(cudaMemsetAsync(y_dev_.get(), 0xFF, y_bytes, stream_), "cudaMemsetAsync (poison y)");
+    launch();
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (checked call of " + r.method + ")");
+    check_cuda(cudaGetLastError(), "the checked call of " + r.method);
+    std::vector<T> yt(static_cast<size_t>(y_len_));
+    if (y_len_ > 0) y_dev_.download(yt.data(), y_bytes, stream_);
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (download y)");
+    std::vector<double> y(yt.begin(), yt.end());
+
+    double worst = 0;
+    for (size_t i = 0; i < y.size(); ++i) {
+      double diff = std::abs(y[i] - ref_[i]);
+      double e = !std::isfinite(diff) ? std::numeric_limits<double>::infinity()
+                 : scale_[i] > 0      ? diff / scale_[i]
+                 : diff > 0           ? std::numeric_limits<double>::infinity()
+                                      : 0.0;
+      worst = std::max(worst, e);
+    }
+    r.max_rel_error = worst;
+    VerifyResult v = verify_result(y, ref_, scale_, tol_, v_);
+    if (!v.ok) {
+      r.status = "wrong";
+      r.detail = v.message;
+      return;  // never time a wrong method
+    }
+    if (options_.time) {
+      TimingResult t = time_on_stream(stream_, launch, options_.timing);
+      r.median_us = t.median_us;
+      r.samples_us = std::move(t.samples_us);
+      r.reps_per_sample = t.reps_per_sample;
+      r.gbps = effective_gbps(bytes_, t.median_us);
+    }
+    r.status = "ok";
+  }
+
+  // --- host-side formats ---
+
+  // CSR of the matrix itself: V == 1 (values are M(a), which for "real" is the value) or complex (aos
+  // (re, im) pairs as they are).
+  Csr native_csr(bool cplx) {
+    Csr c;
+    c.rows = a_.rows;
+    c.cols = a_.cols;
+    c.nnz = a_.nnz();
+    std::vector<T> values;
+    if (cplx) {
+      values.assign(a_.values.begin(), a_.values.end());
+    } else {
+      values = row_major_blocks();  // 1x1 blocks: for "real" the value itself
+    }
+    c.row_ptr = bench::upload_vector(a_.row_ptr, stream_, "csr row offsets");
+    c.col_idx = bench::upload_vector(a_.col_idx, stream_, "csr column indices");
+    c.values = bench::upload_vector(values, stream_, "csr values");
+    return c;
+  }
+
+  // M(a) of every entry, row-major: the sum EntryType::expansion computes, accumulated in double and
+  // written in place (no allocation per entry: matrices have millions of them).
+  std::vector<T> row_major_blocks() const {
+    const size_t bs = static_cast<size_t>(v_) * v_;
+    std::vector<T> blocks(static_cast<size_t>(a_.nnz()) * bs);
+    std::vector<double> m(bs);
+    for (int64_t k = 0; k < a_.nnz(); ++k) {
+      std::fill(m.begin(), m.end(), 0.0);
+      const double* e = a_.entry_values(k);
+      for (const auto& t : a_.entry.terms) m[static_cast<size_t>(t.out) * v_ + t.x] += t.coeff * e[t.a];
+      std::copy(m.begin(), m.end(), blocks.begin() + k * bs);
+    }
+    return blocks;
+  }
+
+  std::vector<T> transposed_blocks(const std::vector<T>& blocks) const {
+    const size_t bs = static_cast<size_t>(v_) * v_;
+    std::vector<T> t(blocks.size());
+    for (size_t k = 0; k < blocks.size() / bs; ++k)
+      for (int i = 0; i < v_; ++i)
+        for (int j = 0; j < v_; ++j) t[k * bs + j * v_ + i] = blocks[k * bs + i * v_ + j];
+    return t;
+  }
+
+  // The real (rows*V) x (cols*V) CSR with every block stored whole; sizes checked by the caller.
+  Csr expanded_csr(const std::vector<T>& blocks) {
+    const int v = v_;
+    const size_t bs = static_cast<size_t>(v) * v;
+    Csr c;
+    c.rows = static_cast<int64_t>(a_.rows) * v;
+    c.cols = static_cast<int64_t>(a_.cols) * v;
+    c.nnz = a_.nnz() * v * v;
+    std::vector<int32_t> row_ptr(static_cast<size_t>(c.rows) + 1, 0);
+    std::vector<int32_t> col_idx(static_cast<size_t>(c.nnz));
+    std::vector<T> values(static_cast<size_t>(c.nnz));
+    size_t pos = 0;
+    for (int32_t i = 0; i < a_.rows; ++i) {
+      for (int r = 0; r < v; ++r) {
+        for (int32_t k = a_.row_ptr[i]; k < a_.row_ptr[i + 1]; ++k) {
+          for (int cc = 0; cc < v; ++cc) {
+            col_idx[pos] = a_.col_idx[k] * v + cc;
+            values[pos] = blocks[static_cast<size_t>(k) * bs + static_cast<size_t>(r) * v + cc];
+            ++pos;
+          }
+        }
+        row_ptr[static_cast<size_t>(i) * v + r + 1] = static_cast<int32_t>(pos);
+      }
+    }
+    c.row_ptr = bench::upload_vector(row_ptr, stream_, "expanded csr row offsets");
+    c.col_idx = bench::upload_vector(col_idx, stream_, "expanded csr column indices");
+    c.values = bench::upload_vector(values, stream_, "expanded csr values");
+    return c;
+  }
+
+  // --- the methods ---
+
+  // Generic SpMV on a ready matrix descriptor: buffer, preprocess (once, as a user who multiplies many
+  // times would), verify, time.
+  void generic_spmv(BaselineResult& r, cusparseSpMatDescr_t mat, int64_t x_len, int64_t y_len,
+                    cudaDataType type, cusparseSpMVAlg_t alg) {
+    DnVec vx = make_dnvec(x_len, x_dev_.get(), type);
+    DnVec vy = make_dnvec(y_len, y_dev_.get(), type);
+    // {1, 0} and {0, 0}: read as T for real types and as (re, im) for complex ones.
+    static const T alpha[2] = {T(1), T(0)};
+    static const T beta[2] = {T(0), T(0)};
+    cusparseHandle_t h = handle_.get();
+    size_t buffer_size = 0;
+    check_cusparse(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, vx.get(), beta,
+                                           vy.get(), type, alg, &buffer_size),
+                   "cusparseSpMV_bufferSize");
+    DeviceBuffer work(buffer_size, "cusparseSpMV work buffer");
+    check_cusparse(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, vx.get(), beta,
+                                           vy.get(), type, alg, work.get()),
+                   "cusparseSpMV_preprocess");
+    cusparseDnVecDescr_t x_d = vx.get(), y_d = vy.get();
+    void* w = work.get();
+    verify_and_time(r, [=] {
+      check_cusparse(
+          cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, x_d, beta, y_d, type, alg, w),
+          "cusparseSpMV");
+    });
+  }
+
+  void generic_csr(Csr& c, cusparseSpMVAlg_t alg, bool cplx, BaselineResult& r) {
+    const cudaDataType type = cplx ? complex_type<T>() : real_type<T>();
+    cusparseSpMatDescr_t m = nullptr;
+    check_cusparse(
+        cusparseCreateCsr(&m, c.rows, c.cols, c.nnz, c.row_ptr.get(), c.col_idx.get(), c.values.get(),
+                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
+        "cusparseCreateCsr");
+    SpMat mat(m);
+    r.device_bytes = static_cast<int64_t>(c.row_ptr.bytes() + c.col_idx.bytes() + c.values.bytes());
+    r.detail = (cplx ? "complex csr " : "real csr ") + std::to_string(c.rows) + " x " +
+               std::to_string(c.cols) + ", " + std::to_string(c.nnz) + " entries";
+    // Vector lengths in elements of `type`: complex counts pairs.
+    generic_spmv(r, m, c.cols, c.rows, type, alg);
+  }
+
+  void generic_bsr(const Bsr& b, bool row_major, BaselineResult& r) {
+    const cudaDataType type = real_type<T>();
+    cusparseSpMatDescr_t m = nullptr;
+    check_cusparse(
+        cusparseCreateBsr(&m, a_.rows, a_.cols, a_.nnz(), v_, v_, b.row_ptr->get(), b.col_idx->get(),
+                          b.values->get(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                          type, row_major ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL),
+        "cusparseCreateBsr");
+    SpMat mat(m);
+    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    r.detail = "bsr " + std::to_string(v_) + "x" + std::to_string(v_) +
+               (row_major ? " row-major" : " column-major") + " blocks, " + std::to_string(a_.nnz()) +
+               " blocks";
+    generic_spmv(r, m, static_cast<int64_t>(a_.cols) * v_, static_cast<int64_t>(a_.rows) * v_, type,
+                 CUSPARSE_SPMV_BSR_ALG1);
+  }
+
+  void legacy_bsrmv(const Bsr& b, bool row_major, BaselineResult& r) {
+    cusparseMatDescr_t d = nullptr;
+    check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
+    MatDescr descr(d);
+    check_cusparse(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+    check_cusparse(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
+    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    r.detail = "legacy bsrmv " + std::to_string(v_) + "x" + std::to_string(v_) +
+               (row_major ? " CUSPARSE_DIRECTION_ROW" : " CUSPARSE_DIRECTION_COLUMN");
+    cusparseHandle_t h = handle_.get();
+    const cusparseDirection_t dir = row_major ? CUSPARSE_DIRECTION_ROW : CUSPARSE_DIRECTION_COLUMN;
+    const int mb = a_.rows, nb = a_.cols, nnzb = static_cast<int>(a_.nnz()), dim = v_;
+    const T* val = b.values->template as<const T>();
+    const int* rp = b.row_ptr->template as<const int>();
+    const int* ci = b.col_idx->template as<const int>();
+    const T* x = x_dev_.template as<const T>();
+    T* y = y_dev_.template as<T>();
+    static const T alpha = T(1), beta = T(0);
+    verify_and_time(r, [=] {
+// bsrmv belongs to the legacy API, which newer toolkits mark deprecated; it is still what many users call.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      if constexpr (std::is_same_v<T, float>)
+        check_cusparse(cusparseSbsrmv(h, dir, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb, &alpha, d, val,
+                                      rp, ci, dim, x, &beta, y),
+                       "cusparseSbsrmv");
+      else
+        check_cusparse(cusparseDbsrmv(h, dir, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb, &alpha, d, val,
+                                      rp, ci, dim, x, &beta, y),
+                       "cusparseDbsrmv");
+#pragma GCC diagnostic pop
+    });
+  }
+
+  const HostMatrix& a_;
+  const BaselineOptions& options_;
+  cudaStream_t stream_;
+  const int v_;
+  std::vector<double> ref_, scale_;
+  double tol_ = 0, bytes_ = 0;
+  Handle handle_;
+  DeviceBuffer x_dev_, y_dev_;
+  int64_t y_len_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> cusparse_methods(const EntryType& entry) {
+  const auto& all = all_method_names();
+  if (family_of(entry) != Family::blocks) return {all[0], all[1]};
+  return {all.begin() + 2, all.end()};
+}
+
+std::vector<BaselineResult> run_cusparse_baselines(const HostMatrix& a, Precision p,
+                                                   const std::vector<double>& x,
+                                                   const BaselineOptions& options) {
+  const int64_t want_x = static_cast<int64_t>(a.cols) * a.vector_components();
+  if (static_cast<int64_t>(x.size()) != want_x)
+    throw InvalidArgument("run_cusparse_baselines: x has " + std::to_string(x.size()) +
+                          " numbers, the matrix needs " + std::to_string(want_x) +
+                          " (cols * vector components)");
+  a.validate();
+
+  const std::vector<std::string> applicable = cusparse_methods(a.entry);
+  std::vector<std::string> requested = options.methods.empty() ? applicable : options.methods;
+  const auto& all = all_method_names();
+  std::vector<BaselineResult> results;
+  std::vector<std::string> to_run;
+  for (const auto& n : requested) {
+    if (std::find(all.begin(), all.end(), n) == all.end()) {
+      std::string known;
+      for (const auto& k : all) known += (known.empty() ? "" : ", ") + k;
+      throw InvalidArgument("unknown cuSPARSE method '" + n + "' (known: " + known + ")");
+    }
+    if (std::any_of(results.begin(), results.end(), [&](const BaselineResult& r) { return r.method == n; }))
+      continue;
+    BaselineResult r;
+    r.method = n;
+    if (std::find(applicable.begin(), applicable.end(), n) == applicable.end())
+      r.status = "unsupported: not a method for entry type '" + a.entry.name + "'";
+    else
+      to_run.push_back(n);
+    results.push_back(std::move(r));
+  }
+  if (to_run.empty()) return results;
+
+  if (a.rows == 0 || a.cols == 0) {
+    for (auto& r : results)
+      if (r.status.empty())
+        r.status =
+            "unsupported: empty matrix (" + std::to_string(a.rows) + " x " + std::to_string(a.cols) + ")";
+    return results;
+  }
+  if (!a.entry.supports(to_string(p))) {
+    for (auto& r : results)
+      if (r.status.empty())
+        r.status = "unsupported: entry type '" + a.entry.name + "' is not defined in " + to_string(p);
+    return results;
+  }
+
+  bench::select_device(options.device);
+  bench::CudaStream stream;
+  // Setup failures that concern every method (no memory for x or y, cusparseCreate) are recorded as
+  // each method's status, so a caller always gets one row per method.
+  try {
+    if (p == Precision::f32) {
+      Runner<float> runner(a, p, x, options, stream.get());
+      runner.run(to_run, results);
+    } else {
+      Runner<double> runner(a, p, x, options, stream.get());
+      runner.run(to_run, results);
+    }
+  } catch (const Unsupported& e) {
+    for (auto& r : results)
+      if (r.status.empty()) r.status = std::string("unsupported: ") + e.what();
+  } catch (const std::exception& e) {
+    for (auto& r : results)
+      if (r.status.empty()) r.status = std::string("error: ") + e.what();
+  }
+  for (auto& r : results)
+    if (r.status.empty()) r.status = "error: not run";  // defensive: never leave a row blank
+  return results;
+}
+
+std::string cusparse_version_string() {
+  int major = 0, minor = 0, patch = 0;
+  if (cusparseGetProperty(MAJOR_VERSION, &major) != CUSPARSE_STATUS_SUCCESS ||
+      cusparseGetProperty(MINOR_VERSION, &minor) != CUSPARSE_STATUS_SUCCESS ||
+      cusparseGetProperty(PATCH_LEVEL, &patch) != CUSPARSE_STATUS_SUCCESS)
+    return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,62 @@
+#include "generator/search_space.hpp"
+
+#include <algorithm>
+
+namespace jitsparse {
+
+ScheduleLimits ScheduleLimits::from(const DeviceInfo& d) {
+  ScheduleLimits l;
+  l.warp_size = d.warp_size;
+  l.max_threads_per_block = d.max_threads_per_block;
+  l.max_threads_per_sm = d.max_threads_per_sm;
+  l.max_blocks_per_sm = d.max_blocks_per_sm;
+  return l;
+}
+
+std::vector<int> thread_counts(const ScheduleLimits& l) {
+  std::vector<int> t;
+  for (int base : {l.warp_size, 3 * l.warp_size})
+    for (int n = base; n <= l.max_threads_per_block; n *= 2) t.push_back(n);
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+std::vector<int> block_counts(const ScheduleLimits& l) {
+  std::vector<int> b;
+  for (int base : {1, 3})
+    for (int n = base; n <= l.max_blocks_per_sm; n *= 2) b.push_back(n);
+  std::sort(b.begin(), b.end());
+  return b;
+}
+
+std::vector<Schedule> all_schedules(const ScheduleLimits& l, const std::vector<int>& threads_per_row) {
+  std::vector<Schedule> out;
+  for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic})
+    for (int t : thread_counts(l))
+      for (int b : block_counts(l)) {
+        if (t * b > l.max_threads_per_sm) continue;
+        for (int tpr : threads_per_row) out.push_back(Schedule{kind, t, b, tpr});
+      }
+  return out;
+}
+
+std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base) {
+  std::vector<Variant> out;
+  for (const auto& e : entries)
+    for (Precision p : {Precision::f32, Precision::f64})
+      for (const Layout& layout : all_layouts())
+        for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic}) {
+          Variant v;
+          v.entry = e;
+          v.precision = p;
+          v.layout = layout;
+          v.schedule = base;
+          v.schedule.kind = kind;
+          out.push_back(v);
+        }
+  return out;
+}
+
+size_t full_space_size(const ScheduleLimits& l) { return all_layouts().size() * all_schedules(l).size(); }
+
+}  // namespace jitsparse

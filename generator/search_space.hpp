@@ -1,0 +1,31 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "generator/variant.hpp"
+#include "runtime/device_info.hpp"
+
+namespace jitsparse {
+
+// Limits the schedule space is built from (a DeviceInfo, or the H100's numbers without a GPU).
+struct ScheduleLimits {
+  int warp_size = 32;
+  int max_threads_per_block = 1024;
+  int max_threads_per_sm = 2048;
+  int max_blocks_per_sm = 32;
+  static ScheduleLimits from(const DeviceInfo& d);
+};
+
+// n_t from {w*2^i, 3w*2^i}, n_b from {2^i, 3*2^i}, inside the limits; tpr from {1,2,...,32}.
+std::vector<int> thread_counts(const ScheduleLimits& l);
+std::vector<int> block_counts(const ScheduleLimits& l);
+std::vector<Schedule> all_schedules(const ScheduleLimits& l, const std::vector<int>& threads_per_row = {1, 2, 4, 8, 16, 32});
+
+// One variant per entry x precision x layout x schedule kind, with the given threads/blocks/tpr: the
+// structural variants (they differ in generated code beyond template numbers).
+std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base = {});
+
+// Size of the full search space for one entry type and precision on a GPU.
+size_t full_space_size(const ScheduleLimits& l);
+
+}  // namespace jitsparse

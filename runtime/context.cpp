@@ -1,0 +1,84 @@
+#include "runtime/context.hpp"
+
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "runtime/cuda_check.hpp"
+
+namespace jitsparse {
+
+Context::Context(int device, const std::string& cache_root)
+    : info_(query_device(device)),
+      cache_root_(cache_root.empty() ? jitsparse::cache_root() : cache_root),
+      builder_(clamp_arch(info_.major, info_.minor), cache_root_) {
+  cuda_check(cudaSetDevice(device), "select GPU " + std::to_string(device));
+  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "create a stream");
+}
+
+Context::~Context() {
+  if (stream_) cudaStreamSynchronize(stream_);
+  for (auto lib : libraries_) cudaLibraryUnload(lib);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+cudaKernel_t Context::load(const CompiledKernel& k) {
+  cudaLibrary_t lib = nullptr;
+  cudaError_t e = cudaLibraryLoadData(&lib, k.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (e != cudaSuccess)
+    cuda_check(e, "load the cubin of " + k.variant_name + " (built for " + k.arch + ") on " + info_.name + " (" +
+                      info_.arch() + ")");
+  cudaKernel_t kernel = nullptr;
+  e = cudaLibraryGetKernel(&kernel, lib, k.lowered_name.c_str());
+  if (e != cudaSuccess) {
+    cudaLibraryUnload(lib);
+    cuda_check(e, "find kernel " + k.lowered_name + " of " + k.variant_name);
+  }
+  libraries_.push_back(lib);
+  return kernel;
+}
+
+cudaKernel_t Context::kernel(const Variant& v) {
+  const std::string name = v.name();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
+  }
+  CompiledKernel k = builder_.build(v);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
+  return kernels_[name] = load(k);
+}
+
+bool Context::has_kernel(const Variant& v) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return kernels_.count(v.name()) > 0;
+}
+
+std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
+                                          const std::function<void(size_t, size_t)>& progress) {
+  std::vector<Variant> todo;
+  std::vector<size_t> where;
+  for (size_t i = 0; i < variants.size(); ++i)
+    if (!has_kernel(variants[i])) {
+      todo.push_back(variants[i]);
+      where.push_back(i);
+    }
+  std::vector<std::string> errors(variants.size());
+  auto outcomes = builder_.build_all(todo, 0, progress);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (!outcomes[i].ok) {
+      errors[where[i]] = outcomes[i].error;
+      continue;
+    }
+    try {
+      kernels_[todo[i].name()] = load(outcomes[i].kernel);
+    } catch (const Error& e) {
+      errors[where[i]] = e.what();
+    }
+  }
+  return errors;
+}
+
+void Context::synchronize() { cuda_check(cudaStreamSynchronize(stream_), "synchronize the stream"); }
+
+}  // namespace jitsparse

@@ -1,0 +1,52 @@
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "generator/kernel_builder.hpp"
+#include "generator/variant.hpp"
+#include "runtime/device_info.hpp"
+
+namespace jitsparse {
+
+// One GPU: its properties, a stream, the kernel builder (cubin cache + NVRTC) and the loaded kernels.
+// Not thread-safe for launches; kernel loading is.
+class Context {
+ public:
+  // Throws DeviceError when there is no GPU, the ordinal is wrong or the architecture is unsupported.
+  explicit Context(int device = 0, const std::string& cache_root = "");
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& device() const { return info_; }
+  cudaStream_t stream() const { return stream_; }
+  const KernelBuilder& builder() const { return builder_; }
+  const std::string& cache_root() const { return cache_root_; }
+
+  // The kernel of a variant: compiled (or taken from the cubin cache) and loaded once per context.
+  cudaKernel_t kernel(const Variant& v);
+  // Compile the not-yet-loaded variants in parallel, then load them. Returns, per variant, "" or the error.
+  std::vector<std::string> prepare(const std::vector<Variant>& variants,
+                                   const std::function<void(size_t, size_t)>& progress = {});
+  bool has_kernel(const Variant& v) const;
+  void synchronize();
+
+ private:
+  cudaKernel_t load(const CompiledKernel& k);
+
+  DeviceInfo info_;
+  std::string cache_root_;
+  cudaStream_t stream_ = nullptr;
+  KernelBuilder builder_;
+  mutable std::mutex mutex_;
+  std::map<std::string, cudaKernel_t> kernels_;
+  std::vector<cudaLibrary_t> libraries_;
+};
+
+}  // namespace jitsparse

@@ -1,0 +1,209 @@
+// cuSPARSE baselines, the GPU timer and the bandwidth probe on a real GPU (skipped without one).
+#include <cuda_runtime.h>
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/cusparse_baseline.hpp"
+#include "bench/gpu_timer.hpp"
+#include "bench/stream_bandwidth.hpp"
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/host_matrix.hpp"
+#include "core/random_matrix.hpp"
+#include "core/reference.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+// Odd sizes, empty rows, one long row, a matrix larger than a warp and a non-square one.
+std::vector<RandomMatrixOptions> shapes() {
+  std::vector<RandomMatrixOptions> s;
+  RandomMatrixOptions a;
+  a.rows = 37;
+  a.cols = 41;
+  a.mean_row = 4;
+  a.empty_fraction = 0.2;
+  a.seed = 11;
+  s.push_back(a);
+  RandomMatrixOptions b;
+  b.rows = 301;
+  b.cols = 301;
+  b.mean_row = 7;
+  b.empty_fraction = 0.1;
+  b.long_row = 250;
+  b.seed = 12;
+  s.push_back(b);
+  RandomMatrixOptions c;
+  c.rows = 1;
+  c.cols = 5;
+  c.mean_row = 3;
+  c.seed = 13;
+  s.push_back(c);
+  return s;
+}
+
+int count_empty_rows(const HostMatrix& m) {
+  int n = 0;
+  for (int32_t r = 0; r < m.rows; ++r) n += m.row_ptr[r] == m.row_ptr[r + 1];
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("cusparse_methods lists the methods per entry type") {
+  const auto& reg = EntryRegistry::instance();
+  const std::vector<std::string> csr = {"cusparse-csr-alg1", "cusparse-csr-alg2"};
+  CHECK(cusparse_methods(reg.get("real")) == csr);
+  CHECK(cusparse_methods(reg.get("complex")) == csr);
+  for (const char* block : {"quaternion", "block3"}) {
+    auto m = cusparse_methods(reg.get(block));
+    CHECK(m.size() == 6);
+    CHECK(std::find(m.begin(), m.end(), "cusparse-bsrmv-col") != m.end());
+    CHECK(std::find(m.begin(), m.end(), "cusparse-csr-alg2-expanded") != m.end());
+  }
+}
+
+TEST_CASE("every cuSPARSE baseline matches the reference") {
+  const auto& reg = EntryRegistry::instance();
+  BaselineOptions opt;
+  opt.time = false;  // correctness only; one timed case below
+  for (const char* name : {"real", "complex", "quaternion", "block3"}) {
+    const EntryType& entry = reg.get(name);
+    for (Precision p : {Precision::f32, Precision::f64}) {
+      for (const auto& shape : shapes()) {
+        HostMatrix a = random_matrix(entry, shape);
+        std::vector<double> x = random_vector(a.cols, a.vector_components(), shape.seed + 100);
+        auto results = run_cusparse_baselines(a, p, x, opt);
+        CHECK(results.size() == cusparse_methods(entry).size());
+        for (const auto& r : results) {
+          INFO("entry " << name << ", " << to_string(p) << ", " << a.rows << " x " << a.cols << " ("
+                        << a.nnz() << " entries, " << count_empty_rows(a) << " empty rows), " << r.method
+                        << ": " << r.status << " " << r.detail);
+          CHECK(r.status == "ok");
+          CHECK(r.max_rel_error < default_tolerance(p));
+          CHECK(r.device_bytes > 0);
+          CHECK(r.samples_us.empty());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a block type beyond the built-in four goes to cuSPARSE as expanded blocks") {
+  const auto& reg = EntryRegistry::instance();
+  for (const char* name : {"block2", "dual_quaternion"}) {
+    if (!reg.contains(name)) continue;
+    const EntryType& entry = reg.get(name);
+    RandomMatrixOptions o;
+    o.rows = 45;
+    o.cols = 39;
+    o.empty_fraction = 0.15;
+    o.seed = 5;
+    HostMatrix a = random_matrix(entry, o);
+    auto x = random_vector(a.cols, a.vector_components(), 6);
+    BaselineOptions opt;
+    opt.time = false;
+    for (const auto& r : run_cusparse_baselines(a, Precision::f64, x, opt)) {
+      INFO(name << " " << r.method << ": " << r.status << " " << r.detail);
+      CHECK(r.status == "ok");
+    }
+  }
+}
+
+TEST_CASE("timed baselines report samples and bandwidth") {
+  const auto& reg = EntryRegistry::instance();
+  RandomMatrixOptions o;
+  o.rows = 2000;
+  o.cols = 2000;
+  o.mean_row = 10;
+  HostMatrix a = random_matrix(reg.get("quaternion"), o);
+  auto x = random_vector(a.cols, a.vector_components(), 3);
+  BaselineOptions opt;
+  opt.timing.samples = 5;
+  opt.timing.min_sample_ms = 1.0;
+  opt.methods = {"cusparse-bsr-row", "cusparse-csr-alg1"};  // the second does not apply to quaternions
+  auto results = run_cusparse_baselines(a, Precision::f64, x, opt);
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].method == "cusparse-bsr-row");
+  CHECK(results[0].status == "ok");
+  CHECK(results[0].samples_us.size() == 5);
+  CHECK(results[0].median_us > 0);
+  CHECK(results[0].gbps > 0);
+  CHECK(results[0].reps_per_sample >= 1);
+  CHECK(results[1].status.rfind("unsupported", 0) == 0);
+
+  opt.methods = {"cusparse-no-such-method"};
+  CHECK_THROWS_AS(run_cusparse_baselines(a, Precision::f64, x, opt), InvalidArgument);
+  opt.methods.clear();
+  x.pop_back();
+  CHECK_THROWS_AS(run_cusparse_baselines(a, Precision::f64, x, opt), InvalidArgument);
+}
+
+TEST_CASE("time_on_stream repeats short work up to the sample length") {
+  cudaStream_t s = nullptr;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  void* buf = nullptr;
+  REQUIRE(cudaMalloc(&buf, 1 << 20) == cudaSuccess);
+  TimingOptions t;
+  t.samples = 7;
+  t.min_sample_ms = 1.0;
+  TimingResult r = time_on_stream(
+      s,
+      [&] {
+        if (cudaMemsetAsync(buf, 0, 1 << 20, s) != cudaSuccess) throw std::runtime_error("cudaMemsetAsync");
+      },
+      t);
+  CHECK(r.samples_us.size() == 7);
+  CHECK(r.reps_per_sample > 1);  // a 1 MiB memset takes microseconds
+  CHECK(r.median_us > 0);
+  CHECK(r.median_us * r.reps_per_sample > 500);  // each sample lasted a good part of a millisecond
+  const std::vector<double> unsorted = {3.0, 1.0, 2.0};
+  CHECK(median(unsorted) == 2.0);
+  cudaFree(buf);
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE("stream bandwidth: copy and NVRTC read kernel run") {
+  StreamBandwidthOptions o;
+  o.bytes = size_t(256) << 20;  // small for a test; judge real numbers with the default 4 GiB
+  o.timing.samples = 3;
+  StreamBandwidthResult r = measure_stream_bandwidth(o);
+  INFO("copy: " << r.copy_status << ", read: " << r.read_status);
+  CHECK(r.copy_status == "ok");
+  CHECK(r.read_status == "ok");
+  CHECK(r.copy_gbps > 10);
+  CHECK(r.read_gbps > 10);
+  CHECK(r.bytes == o.bytes);
+}
+
+// A report, not a check: run with `jitsparse_gpu_tests -tc="cuSPARSE report*" --no-skip` to print the
+// baselines on matrices above the L2 size and the GPU's streaming bandwidth.
+TEST_CASE("cuSPARSE report on large random matrices" * doctest::skip()) {
+  StreamBandwidthResult bw = measure_stream_bandwidth();
+  MESSAGE("bandwidth on " << bw.device << " (" << (bw.bytes >> 20) << " MiB): copy " << bw.copy_gbps
+                          << " GB/s [" << bw.copy_status << "], read kernel " << bw.read_gbps << " GB/s ["
+                          << bw.read_status << "], cuSPARSE " << cusparse_version_string());
+  const auto& reg = EntryRegistry::instance();
+  for (const std::string name : {"real", "complex", "quaternion", "block3"}) {
+    RandomMatrixOptions o;
+    o.rows = o.cols = 200000;
+    o.mean_row = 15;
+    o.band = 2000;
+    HostMatrix a = random_matrix(reg.get(name), o);
+    auto x = random_vector(a.cols, a.vector_components(), 2);
+    for (Precision p : {Precision::f32, Precision::f64}) {
+      for (const auto& r : run_cusparse_baselines(a, p, x)) {
+        MESSAGE(name << " " << to_string(p) << " nnz " << a.nnz() << " " << r.method << ": " << r.status
+                     << " " << r.median_us << " us, " << r.gbps << " GB/s, reps " << r.reps_per_sample
+                     << ", err " << r.max_rel_error << (r.ok() ? "" : " " + r.detail));
+        CHECK(r.ok());
+      }
+    }
+  }
+}
