@@ -19,10 +19,10 @@ struct LoadWidth {
   static constexpr int value = (N % max_w == 0) ? max_w : (N % 2 == 0 && max_w >= 2) ? 2 : 1;
 };
 
-template <class V, class T, int N>
-__device__ __forceinline__ void unpack_vector(const V& v, T (&out)[N], int at);
-template <class T, int N>
-__device__ __forceinline__ void unpack_vector(const T& v, T (&out)[N], int at) { out[at] = v; }
+template <int N>
+__device__ __forceinline__ void unpack_vector(float v, float (&out)[N], int at) { out[at] = v; }
+template <int N>
+__device__ __forceinline__ void unpack_vector(double v, double (&out)[N], int at) { out[at] = v; }
 template <int N>
 __device__ __forceinline__ void unpack_vector(const float2& v, float (&out)[N], int at) {
   out[at] = v.x; out[at + 1] = v.y;
