@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu_timer.hpp"
+#include "runtime/gpu_timer.hpp"
 
 namespace jitsparse {
 

@@ -15,5 +15,8 @@ struct Command {
 const std::vector<Command>& commands();
 
 int run_info(const std::vector<std::string>& args);
+int run_tune(const std::vector<std::string>& args);
+int run_export(const std::vector<std::string>& args);
+int run_generate(const std::vector<std::string>& args);
 
 }  // namespace jitsparse::cli

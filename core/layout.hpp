@@ -25,7 +25,11 @@ namespace jitsparse {
 // col_idx[p]: column of position p (padding: 0). Padding values are quiet NaN, so a kernel that
 //             multiplies padding gives NaN and fails verification.
 // vector aos: component i of element j at x[j*V + i].
-// vector soa: x[i*vector_stride(n) + j], vector_stride(n) = n rounded up to a multiple of 32.
+// vector soa: x[i*vector_stride(n) + j], vector_stride(n) = n rounded up to a multiple of 32
+//             (pack_vector fills the tail j >= n with quiet NaN: never read).
+// y is written for rows r < rows only; padded rows (r >= rows) have no y element in the aos layout.
+// Limits: positions (stored_entries) and rows_padded must fit in int32 (pack throws otherwise); value
+//         and vector indices (p*C + i, i*value_stride + p, i*vector_stride + j) may need 64 bits.
 enum class OuterLayout { csr, ell, sell };
 enum class InnerLayout { aos, soa };
 enum class VectorLayout { aos, soa };

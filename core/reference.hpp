@@ -21,13 +21,14 @@ std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<d
 struct VerifyResult {
   bool ok = true;
   int64_t first_bad = -1;   // index into y (row*V + component)
-  double worst_ratio = 0;   // max |y - ref| / (tol * scale)
+  double worst_ratio = 0;   // max |y - ref| / (tol * scale + tiny); inf on NaN/Inf
   std::string message;      // empty when ok
 };
-// Compare y with ref: |y - ref| <= tol * (scale + tiny), NaN/Inf rejected. tol: about 1e-12 for double
-// kernels and 1e-5 for float (scaled by sqrt of the row length for float; see reference.cpp).
+// Compare y with ref: |y - ref| <= tol * scale + tiny (tiny ~ 1e-300 + tol * 1e-30, so a row whose scale is
+// 0 must be exact), NaN/Inf rejected. vector_components > 0 lets the message name row and component
+// (else it names the flat index). tol: default_tolerance (1e-12 for f64, 1e-4 for f32; see reference.cpp).
 VerifyResult verify_result(const std::vector<double>& y, const std::vector<double>& ref,
-                           const std::vector<double>& scale, double tol);
+                           const std::vector<double>& scale, double tol, int vector_components = 0);
 double default_tolerance(Precision p);
 
 }  // namespace jitsparse

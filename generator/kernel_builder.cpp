@@ -17,9 +17,12 @@ KernelBuilder::KernelBuilder(std::string arch, std::string cache_root) : cache_(
 CompiledKernel KernelBuilder::build(const Variant& v) const {
   check_schedule(v.schedule);
   const EntryType& entry = EntryRegistry::instance().get(v.entry);
-  const GeneratedSource src = generate_source(v, entry);
+  return build(generate_source(v, entry));
+}
+
+CompiledKernel KernelBuilder::build(const GeneratedSource& src) const {
   const std::string key = cache_.key(src, options_);
-  if (auto hit = cache_.load(key, v.name())) return *hit;
+  if (auto hit = cache_.load(key, src.variant_name)) return *hit;
   CompiledKernel k = compile_with_nvrtc(src, options_);
   cache_.store(key, k);
   return k;

@@ -17,6 +17,7 @@ class KernelBuilder {
   const CubinCache& cache() const { return cache_; }
 
   CompiledKernel build(const Variant& v) const;  // throws CompileError / InvalidArgument
+  CompiledKernel build(const GeneratedSource& source) const;  // any source using the device headers
 
   // Build many in parallel (threads = 0: all cores). Failures do not stop the others: each result is
   // either a kernel or an error message. progress(done, total) is called from worker threads, serialized.

@@ -44,6 +44,19 @@ cudaKernel_t Context::kernel(const Variant& v) {
   }
   CompiledKernel k = builder_.build(v);
   std::lock_guard<std::mutex> lock(mutex_);
+  count(k);
+  if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
+  return kernels_[name] = load(k);
+}
+
+cudaKernel_t Context::kernel(const GeneratedSource& source) {
+  const std::string name = "source:" + source.variant_name;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
+  }
+  CompiledKernel k = builder_.build(source);
+  std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
   return kernels_[name] = load(k);
 }
@@ -68,8 +81,10 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (!outcomes[i].ok) {
       errors[where[i]] = outcomes[i].error;
+      ++stats_.failed;
       continue;
     }
+    count(outcomes[i].kernel);
     try {
       kernels_[todo[i].name()] = load(outcomes[i].kernel);
     } catch (const Error& e) {
@@ -77,6 +92,19 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
     }
   }
   return errors;
+}
+
+void Context::count(const CompiledKernel& k) {
+  if (k.from_cache)
+    ++stats_.from_cache;
+  else
+    ++stats_.compiled;
+  stats_.compile_seconds += k.compile_seconds;
+}
+
+Context::CompileStats Context::compile_stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
 }
 
 void Context::synchronize() { cuda_check(cudaStreamSynchronize(stream_), "synchronize the stream"); }

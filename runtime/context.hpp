@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "core/host_matrix.hpp"
 #include "generator/kernel_builder.hpp"
 #include "generator/variant.hpp"
 #include "runtime/device_info.hpp"
@@ -34,8 +35,25 @@ class Context {
   // Compile the not-yet-loaded variants in parallel, then load them. Returns, per variant, "" or the error.
   std::vector<std::string> prepare(const std::vector<Variant>& variants,
                                    const std::function<void(size_t, size_t)>& progress = {});
+  // Pick the variant for a matrix from this GPU's tuning database (exact matrix, nearest by features,
+  // the domain's best, else a safe default; Selection::level says which) and load its kernel.
+  struct Choice {
+    Variant variant;
+    std::string level, detail;
+  };
+  Choice load(const HostMatrix& a, Precision precision);
+
+  // A helper kernel from any source over the device headers (e.g. the tuner's GPU-side check), by name.
+  cudaKernel_t kernel(const GeneratedSource& source);
   bool has_kernel(const Variant& v) const;
   void synchronize();
+
+  // What building kernels has cost so far in this context.
+  struct CompileStats {
+    size_t compiled = 0, from_cache = 0, failed = 0;
+    double compile_seconds = 0;  // NVRTC time summed over threads
+  };
+  CompileStats compile_stats() const;
 
  private:
   cudaKernel_t load(const CompiledKernel& k);
@@ -47,6 +65,8 @@ class Context {
   mutable std::mutex mutex_;
   std::map<std::string, cudaKernel_t> kernels_;
   std::vector<cudaLibrary_t> libraries_;
+  CompileStats stats_;
+  void count(const CompiledKernel& k);
 };
 
 }  // namespace jitsparse

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/cusparse_baseline.hpp"
-#include "bench/gpu_timer.hpp"
+#include "runtime/gpu_timer.hpp"
 #include "bench/stream_bandwidth.hpp"
 #include "core/entry_type.hpp"
 #include "core/error.hpp"

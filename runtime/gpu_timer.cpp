@@ -1,9 +1,9 @@
-#include "bench/gpu_timer.hpp"
+#include "runtime/gpu_timer.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "bench/cuda_util.hpp"
+#include "runtime/cuda_check.hpp"
 #include "core/error.hpp"
 
 namespace jitsparse {
@@ -17,17 +17,30 @@ double median(std::vector<double> v) {
 
 namespace {
 
+// Owns a CUDA event.
+class CudaEvent {
+ public:
+  CudaEvent() { cuda_check(cudaEventCreate(&e_), "cudaEventCreate"); }
+  ~CudaEvent() { cudaEventDestroy(e_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
 // Milliseconds for `reps` back-to-back calls, measured between two events on the stream.
 double time_reps(cudaStream_t stream, const std::function<void()>& launch, int reps,
-                 const bench::CudaEvent& start, const bench::CudaEvent& stop) {
-  bench::check_cuda(cudaEventRecord(start.get(), stream), "cudaEventRecord (start)");
+                 const CudaEvent& start, const CudaEvent& stop) {
+  cuda_check(cudaEventRecord(start.get(), stream), "cudaEventRecord (start)");
   for (int i = 0; i < reps; ++i) launch();
-  bench::check_cuda(cudaEventRecord(stop.get(), stream), "cudaEventRecord (stop)");
-  bench::check_cuda(cudaEventSynchronize(stop.get()), "cudaEventSynchronize (timed launches)");
+  cuda_check(cudaEventRecord(stop.get(), stream), "cudaEventRecord (stop)");
+  cuda_check(cudaEventSynchronize(stop.get()), "cudaEventSynchronize (timed launches)");
   // A kernel fault surfaces here or at the sync; either way name it as the timed work.
-  bench::check_cuda(cudaGetLastError(), "the timed launches");
+  cuda_check(cudaGetLastError(), "the timed launches");
   float ms = 0;
-  bench::check_cuda(cudaEventElapsedTime(&ms, start.get(), stop.get()), "cudaEventElapsedTime");
+  cuda_check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "cudaEventElapsedTime");
   return ms;
 }
 
@@ -38,11 +51,11 @@ TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& la
   if (options.samples < 1 || options.warmup < 0 || options.max_reps < 1 || !(options.min_sample_ms >= 0))
     throw InvalidArgument(
         "timing options: need samples >= 1, warmup >= 0, max_reps >= 1, min_sample_ms >= 0");
-  bench::CudaEvent start, stop;
+  CudaEvent start, stop;
 
   for (int i = 0; i < options.warmup; ++i) launch();
-  bench::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (after warm-up)");
-  bench::check_cuda(cudaGetLastError(), "the warm-up launches");
+  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (after warm-up)");
+  cuda_check(cudaGetLastError(), "the warm-up launches");
 
   // Probe: double the calls until a batch lasts a good fraction of a sample, so the per-call estimate is
   // not dominated by event resolution; then choose the repetition count once for all samples.

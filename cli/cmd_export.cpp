@@ -1,0 +1,89 @@
+// jitsparse export: the tuned variants (or the ones named) as sources for an offline nvcc/CMake build.
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.hpp"
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "generator/export.hpp"
+#include "runtime/device_info.hpp"
+#include "tuner/database.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace jitsparse::cli {
+namespace {
+
+// This GPU's database; without a GPU, the only database in the cache (or an error naming them).
+std::string find_database(int device) {
+  if (device_count() > 0) return TuningDatabase::path_for(query_device(device), cache_root());
+  std::vector<std::string> found;
+  const std::string dir = cache_root() + "/tuning";
+  if (fs::is_directory(dir))
+    for (const auto& f : fs::directory_iterator(dir))
+      if (f.path().extension() == ".json") found.push_back(f.path().string());
+  if (found.size() == 1) return found[0];
+  std::string list;
+  for (const auto& f : found) list += "\n  " + f;
+  throw InvalidArgument(found.empty() ? "no tuning database in " + dir + ": run `jitsparse tune` first, or name variants with --variant"
+                                      : "several tuning databases; choose one with --database:" + list);
+}
+
+}  // namespace
+
+int run_export(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "jitsparse export [options]\n\n"
+      "Writes .cu/.cuh sources, a host header with one launch function per variant and a CMakeLists.txt that\n"
+      "build with nvcc, without jitsparse at run time. By default exports the winners of this GPU's tuning\n"
+      "database.\n\nOptions");
+  opts.add_options()("help,h", "show this help")
+      ("variant,v", po::value<std::vector<std::string>>(), "a variant name such as quaternion.f64/sell32-soa-aos/static-256x8 (repeatable)")
+      ("database", po::value<std::string>(), "tuning database file (default: this GPU's)")
+      ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
+      ("arch", po::value<std::string>()->default_value("90"), "CUDA architecture for CMAKE_CUDA_ARCHITECTURES")
+      ("output,o", po::value<std::string>()->default_value("jitsparse-export"), "output folder")
+      ("device", po::value<int>()->default_value(0), "GPU whose database to use");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  if (vm.count("entry-config"))
+    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
+      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
+
+  std::vector<Variant> variants;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& name) {
+    if (!name.empty() && seen.insert(name).second) variants.push_back(Variant::parse(name));
+  };
+  if (vm.count("variant")) {
+    for (const auto& v : vm["variant"].as<std::vector<std::string>>()) add(v);
+  } else {
+    const std::string path = vm.count("database") ? vm["database"].as<std::string>() : find_database(vm["device"].as<int>());
+    if (!fs::exists(path)) throw InvalidArgument("no tuning database at " + path + ": run `jitsparse tune` first");
+    TuningDatabase db(path);
+    if (!db.warning().empty()) throw InvalidArgument(db.warning());
+    for (const MatrixRecord* r : db.records()) add(r->winner);
+    for (const auto& d : db.domains()) add(d.winner);
+    if (variants.empty()) throw InvalidArgument("the tuning database " + path + " holds no winner yet");
+  }
+  const std::string out = vm["output"].as<std::string>();
+  ExportOptions o;
+  o.arch = vm["arch"].as<std::string>();
+  const auto units = export_variants(variants, out, o);
+  std::cout << "exported " << units.size() << " variants to " << out << "/ (build: cmake -S " << out << " -B " << out
+            << "/build && cmake --build " << out << "/build)\n";
+  for (const auto& v : variants) std::cout << "  " << v.name() << "\n";
+  return 0;
+}
+
+}  // namespace jitsparse::cli

@@ -1,0 +1,103 @@
+#include "core/features.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+
+namespace jitsparse {
+
+MatrixFeatures compute_features(const HostMatrix& a) {
+  MatrixFeatures f;
+  f.rows = a.rows;
+  f.cols = a.cols;
+  f.nnz = a.nnz();
+  if (a.rows == 0) return f;
+  double sum_sq = 0, bandwidth_sum = 0, distance_sum = 0;
+  int64_t non_empty = 0;
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t begin = a.row_ptr[r], end = a.row_ptr[r + 1], len = end - begin;
+    sum_sq += static_cast<double>(len) * len;
+    f.max_row = std::max(f.max_row, len);
+    if (len == 0) {
+      ++f.empty_rows;
+      continue;
+    }
+    ++non_empty;
+    // columns are sorted, so the first and last entries give the row's extent
+    const int64_t band = static_cast<int64_t>(a.col_idx[end - 1]) - a.col_idx[begin];
+    bandwidth_sum += static_cast<double>(band);
+    f.max_bandwidth = std::max(f.max_bandwidth, band);
+    for (int64_t k = begin; k < end; ++k) distance_sum += static_cast<double>(std::llabs(a.col_idx[k] - r));
+  }
+  f.mean_row = static_cast<double>(f.nnz) / a.rows;
+  f.std_row = std::sqrt(std::max(0.0, sum_sq / a.rows - f.mean_row * f.mean_row));
+  if (a.cols > 0) f.density = static_cast<double>(f.nnz) / (static_cast<double>(a.rows) * a.cols);
+  if (non_empty > 0) f.mean_bandwidth = bandwidth_sum / non_empty;
+  if (f.nnz > 0) f.mean_distance_from_diagonal = distance_sum / f.nnz;
+  return f;
+}
+
+void to_json(nlohmann::json& j, const MatrixFeatures& f) {
+  j = nlohmann::json{{"rows", f.rows},
+                     {"cols", f.cols},
+                     {"nnz", f.nnz},
+                     {"mean_row", f.mean_row},
+                     {"std_row", f.std_row},
+                     {"max_row", f.max_row},
+                     {"empty_rows", f.empty_rows},
+                     {"density", f.density},
+                     {"mean_bandwidth", f.mean_bandwidth},
+                     {"max_bandwidth", f.max_bandwidth},
+                     {"mean_distance_from_diagonal", f.mean_distance_from_diagonal}};
+}
+
+void from_json(const nlohmann::json& j, MatrixFeatures& f) {
+  // Strict: a record with a missing or mistyped field is corrupted and must be rebuilt, not half-used.
+  auto get = [&j](const char* key, auto& out) {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_number())
+      throw ParseError(std::string("matrix features: '") + key + "' is missing or not a number");
+    out = j[key].get<std::remove_reference_t<decltype(out)>>();
+  };
+  get("rows", f.rows);
+  get("cols", f.cols);
+  get("nnz", f.nnz);
+  get("mean_row", f.mean_row);
+  get("std_row", f.std_row);
+  get("max_row", f.max_row);
+  get("empty_rows", f.empty_rows);
+  get("density", f.density);
+  get("mean_bandwidth", f.mean_bandwidth);
+  get("max_bandwidth", f.max_bandwidth);
+  get("mean_distance_from_diagonal", f.mean_distance_from_diagonal);
+}
+
+double feature_distance(const MatrixFeatures& a, const MatrixFeatures& b) {
+  // Sizes and lengths matter by ratio (a matrix twice as large is as far as one half as large), so they
+  // enter as log2(1 + v); shape quantities are made relative first so they are comparable across sizes.
+  auto lg = [](double v) { return std::log2(1.0 + std::max(0.0, v)); };
+  auto ratio = [](double num, double den) { return den > 0 ? num / den : 0.0; };
+  auto vec = [&](const MatrixFeatures& f) {
+    return std::array<double, 8>{
+        lg(static_cast<double>(f.rows)),
+        lg(static_cast<double>(f.cols)),
+        lg(static_cast<double>(f.nnz)),
+        lg(f.mean_row),
+        lg(ratio(f.std_row, f.mean_row)),                          // irregularity of row lengths
+        lg(ratio(static_cast<double>(f.max_row), f.mean_row)),     // ELL padding risk
+        2.0 * ratio(static_cast<double>(f.empty_rows), static_cast<double>(f.rows)),
+        lg(ratio(f.mean_distance_from_diagonal * 1024.0, static_cast<double>(f.cols))),  // locality of x reads
+    };
+  };
+  const auto va = vec(a), vb = vec(b);
+  double d = 0;
+  for (size_t i = 0; i < va.size(); ++i) d += (va[i] - vb[i]) * (va[i] - vb[i]);
+  return std::sqrt(d);
+}
+
+}  // namespace jitsparse

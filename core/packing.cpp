@@ -1,0 +1,459 @@
+// Packing the master CSR copy into the device layouts of core/layout.hpp, and a CPU SpMV that reads the
+// packed arrays exactly as a kernel does (the proof that packing and the layout contract agree).
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/layout.hpp"
+
+namespace jitsparse {
+namespace {
+
+constexpr int64_t kIndexLimit = std::numeric_limits<int32_t>::max();
+
+int64_t round_up(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+
+// The slice size of a layout's row padding: sell K, ell 32, csr 1 (no padding).
+int64_t row_multiple(const Layout& l) {
+  switch (l.outer) {
+    case OuterLayout::sell: return l.slice;
+    case OuterLayout::ell: return 32;
+    default: return 1;
+  }
+}
+
+// Shape of a packed matrix, computed from the row lengths only (shared by packed_bytes and pack).
+struct Shape {
+  int64_t rows_padded = 0;
+  int64_t num_slices = 0;
+  int64_t stored = 0;
+  int64_t value_stride = 0;
+  std::vector<int64_t> slice_ptr;  // sell/ell; only filled when wanted
+};
+
+void check_matrix_sizes(const HostMatrix& a) {
+  if (a.rows < 0 || a.cols < 0 || static_cast<int64_t>(a.row_ptr.size()) != static_cast<int64_t>(a.rows) + 1 ||
+      a.row_ptr.front() != 0 || a.row_ptr.back() != a.nnz() ||
+      static_cast<int64_t>(a.values.size()) != a.nnz() * a.components())
+    throw InvalidArgument("matrix '" + a.name + "': inconsistent CSR arrays (rows " + std::to_string(a.rows) +
+                          ", row_ptr " + std::to_string(a.row_ptr.size()) + ", nnz " + std::to_string(a.nnz()) +
+                          ", values " + std::to_string(a.values.size()) + ")");
+}
+
+Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr) {
+  if (l.outer == OuterLayout::sell && l.slice != 16 && l.slice != 32)
+    throw InvalidArgument("sell slice must be 16 or 32, not " + std::to_string(l.slice));
+  Shape s;
+  const int64_t rows = a.rows;
+  const int64_t K = row_multiple(l);
+  s.rows_padded = round_up(rows, K);
+  if (l.outer == OuterLayout::csr) {
+    s.stored = a.nnz();
+  } else if (l.outer == OuterLayout::ell) {
+    int64_t width = 0;
+    for (int64_t r = 0; r < rows; ++r) width = std::max<int64_t>(width, a.row_ptr[r + 1] - a.row_ptr[r]);
+    s.num_slices = 1;
+    s.stored = width * s.rows_padded;
+    if (want_slice_ptr) s.slice_ptr = {0, s.stored};
+  } else {
+    s.num_slices = s.rows_padded / K;
+    if (want_slice_ptr) s.slice_ptr.assign(s.num_slices + 1, 0);
+    for (int64_t sl = 0; sl < s.num_slices; ++sl) {
+      int64_t width = 0;
+      const int64_t end = std::min(rows, (sl + 1) * K);
+      for (int64_t r = sl * K; r < end; ++r) width = std::max<int64_t>(width, a.row_ptr[r + 1] - a.row_ptr[r]);
+      s.stored += width * K;
+      if (want_slice_ptr) s.slice_ptr[sl + 1] = s.stored;
+    }
+  }
+  s.value_stride = l.inner == InnerLayout::soa ? round_up(s.stored, 4) : s.stored;
+  return s;
+}
+
+int64_t shape_bytes(const Shape& s, const Layout& l, int components, Precision p) {
+  int64_t index_words = s.stored;  // col_idx
+  if (l.outer == OuterLayout::csr)
+    index_words += s.rows_padded + 1;  // row_ptr
+  else
+    index_words += (s.num_slices + 1) + s.rows_padded;  // slice_ptr, row_len
+  return index_words * 4 + s.value_stride * components * scalar_bytes(p);
+}
+
+std::string describe(const HostMatrix& a, const Layout& l, Precision p) {
+  return "packing matrix '" + a.name + "' (" + std::to_string(a.rows) + " x " + std::to_string(a.cols) + ", " +
+         std::to_string(a.nnz()) + " " + a.entry.name + " entries) as " + l.name() + " " + to_string(p);
+}
+
+// Where the k-th element of row r lives: base + k * step (csr: step 1; sell: K; ell: rows_padded).
+struct RowWalk {
+  int64_t base;
+  int64_t step;
+};
+
+RowWalk row_walk(const PackedMatrix& m, int64_t r) {
+  switch (m.layout.outer) {
+    case OuterLayout::csr: return {m.row_ptr[r], 1};
+    case OuterLayout::ell: return {r, m.rows_padded};
+    default: {
+      const int64_t K = m.layout.slice;
+      return {m.slice_ptr[r / K] + r % K, K};
+    }
+  }
+}
+
+int64_t row_length(const PackedMatrix& m, int64_t r) {
+  return m.layout.outer == OuterLayout::csr ? m.row_ptr[r + 1] - m.row_ptr[r] : m.row_len[r];
+}
+
+// Writes the values of the master copy (and NaN into padding when `padding`) at the packed positions.
+// Rows are taken in blocks (a slice; 32 rows for ell) and each block element by element, so the writes
+// run through memory in order instead of jumping a slice (or the whole ell array) per entry.
+template <class T>
+void write_values(PackedMatrix& m, const HostMatrix& a, bool padding) {
+  T* v = reinterpret_cast<T*>(m.values.data());
+  const int C = m.components;
+  const bool soa = m.layout.inner == InnerLayout::soa;
+  const int64_t vs = m.value_stride;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const double* src = a.values.data();
+  if (m.layout.outer == OuterLayout::csr) {
+    if (!soa) {
+      std::transform(src, src + m.nnz * C, v, [](double d) { return static_cast<T>(d); });
+    } else {
+      // soa: a chunk of entries at a time, component by component, so each array is written in runs
+      for (int64_t k0 = 0; k0 < m.nnz; k0 += 256) {
+        const int64_t k1 = std::min<int64_t>(m.nnz, k0 + 256);
+        for (int i = 0; i < C; ++i)
+          for (int64_t k = k0; k < k1; ++k) v[i * vs + k] = static_cast<T>(src[k * C + i]);
+      }
+    }
+  } else {
+    const int64_t B = m.layout.outer == OuterLayout::ell ? 32 : m.layout.slice;
+    const int64_t ell_width = m.layout.outer == OuterLayout::ell && m.rows_padded > 0
+                                  ? m.stored_entries / m.rows_padded : 0;
+    for (int64_t r0 = 0; r0 < m.rows_padded; r0 += B) {
+      const int64_t width = m.layout.outer == OuterLayout::ell
+                                ? ell_width
+                                : (m.slice_ptr[r0 / B + 1] - m.slice_ptr[r0 / B]) / B;
+      const RowWalk w0 = row_walk(m, r0);  // rows of a block sit next to each other: base + (r - r0)
+      const int32_t* len = m.row_len.data() + r0;
+      const int32_t* first = a.row_ptr.data() + std::min<int64_t>(r0, m.rows);  // rows past m.rows have len 0
+      for (int64_t k = 0; k < width; ++k) {
+        const int64_t p0 = w0.base + k * w0.step;
+        if (soa) {
+          for (int i = 0; i < C; ++i) {
+            T* dst = v + i * vs + p0;
+            for (int64_t j = 0; j < B; ++j) {
+              if (k < len[j])
+                dst[j] = static_cast<T>(src[(static_cast<int64_t>(first[j]) + k) * C + i]);
+              else if (padding)
+                dst[j] = nan;
+            }
+          }
+        } else {
+          T* dst = v + p0 * C;
+          for (int64_t j = 0; j < B; ++j, dst += C) {
+            if (k < len[j]) {
+              const double* e = src + (static_cast<int64_t>(first[j]) + k) * C;
+              for (int i = 0; i < C; ++i) dst[i] = static_cast<T>(e[i]);
+            } else if (padding) {
+              std::fill(dst, dst + C, nan);
+            }
+          }
+        }
+      }
+    }
+  }
+  // soa: the tail between stored_entries and value_stride of each component array is padding too.
+  if (padding && soa)
+    for (int i = 0; i < C; ++i) std::fill(v + i * vs + m.stored_entries, v + (i + 1) * vs, nan);
+}
+
+template <class T>
+void pack_vector_impl(const std::vector<double>& aos, int64_t n, int V, VectorLayout layout, unsigned char* out) {
+  T* v = reinterpret_cast<T*>(out);
+  if (layout == VectorLayout::aos) {
+    for (int64_t j = 0; j < n * V; ++j) v[j] = static_cast<T>(aos[j]);
+    return;
+  }
+  const int64_t stride = vector_stride(n);
+  for (int i = 0; i < V; ++i) {
+    for (int64_t j = 0; j < n; ++j) v[i * stride + j] = static_cast<T>(aos[j * V + i]);
+    // padding of the soa arrays: never read; NaN so a kernel that does read it fails verification
+    std::fill(v + i * stride + n, v + (i + 1) * stride, std::numeric_limits<T>::quiet_NaN());
+  }
+}
+
+template <class T>
+void unpack_vector_impl(const unsigned char* in, int64_t n, int V, VectorLayout layout, std::vector<double>& aos) {
+  const T* v = reinterpret_cast<const T*>(in);
+  if (layout == VectorLayout::aos) {
+    for (int64_t j = 0; j < n * V; ++j) aos[j] = static_cast<double>(v[j]);
+    return;
+  }
+  const int64_t stride = vector_stride(n);
+  for (int i = 0; i < V; ++i)
+    for (int64_t j = 0; j < n; ++j) aos[j * V + i] = static_cast<double>(v[i * stride + j]);
+}
+
+template <class T>
+void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<unsigned char>& xb,
+               std::vector<unsigned char>& yb, double alpha, double beta) {
+  const T* vals = reinterpret_cast<const T*>(m.values.data());
+  const T* x = reinterpret_cast<const T*>(xb.data());
+  T* y = reinterpret_cast<T*>(yb.data());
+  const int C = m.components, V = m.vector_components;
+  const bool soa = m.layout.inner == InnerLayout::soa;
+  const bool xsoa = m.layout.vector == VectorLayout::soa;
+  const int64_t xs = vector_stride(m.cols), ys = vector_stride(m.rows);
+  std::vector<double> a(C), xv(V), acc(V);
+  for (int64_t r = 0; r < m.rows; ++r) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    const RowWalk w = row_walk(m, r);
+    const int64_t len = row_length(m, r);
+    int64_t p = w.base;
+    for (int64_t k = 0; k < len; ++k, p += w.step) {
+      const int64_t c = m.col_idx[p];
+      for (int i = 0; i < C; ++i) a[i] = static_cast<double>(soa ? vals[i * m.value_stride + p] : vals[p * C + i]);
+      for (int i = 0; i < V; ++i) xv[i] = static_cast<double>(xsoa ? x[i * xs + c] : x[c * V + i]);
+      entry.multiply_add(a.data(), xv.data(), acc.data());
+    }
+    for (int i = 0; i < V; ++i) {
+      T& out = xsoa ? y[i * ys + r] : y[r * V + i];
+      // beta == 0: y is write-only (it may hold NaN poison), as in BLAS.
+      out = static_cast<T>(beta == 0.0 ? alpha * acc[i] : alpha * acc[i] + beta * static_cast<double>(out));
+    }
+  }
+}
+
+[[noreturn]] void bad_layout(const std::string& text) {
+  throw InvalidArgument("unknown layout '" + text +
+                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32; inner and vector aos "
+                        "or soa; e.g. csr-aos-aos, sell32-soa-aos)");
+}
+
+}  // namespace
+
+std::string Layout::outer_name() const {
+  switch (outer) {
+    case OuterLayout::csr: return "csr";
+    case OuterLayout::ell: return "ell";
+    default: return "sell" + std::to_string(slice);
+  }
+}
+
+std::string Layout::name() const {
+  return outer_name() + (inner == InnerLayout::aos ? "-aos" : "-soa") + (vector == VectorLayout::aos ? "-aos" : "-soa");
+}
+
+Layout Layout::parse(const std::string& text) {
+  std::string s;
+  for (char c : text) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto fail = [&text]() { bad_layout(text); };
+  // "sell-32-..." is accepted as "sell32-..."
+  if (s.rfind("sell-", 0) == 0) s.erase(4, 1);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dash = s.find('-', start);
+    parts.push_back(s.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+    if (dash == std::string::npos) break;
+    start = dash + 1;
+  }
+  if (parts.size() != 3) fail();
+  Layout l;
+  if (parts[0] == "csr") {
+    l.outer = OuterLayout::csr;
+  } else if (parts[0] == "ell") {
+    l.outer = OuterLayout::ell;
+  } else if (parts[0] == "sell16" || parts[0] == "sell32") {
+    l.outer = OuterLayout::sell;
+    l.slice = parts[0] == "sell16" ? 16 : 32;
+  } else {
+    fail();
+  }
+  auto side = [&](const std::string& p, bool& is_soa) {
+    if (p == "aos") is_soa = false;
+    else if (p == "soa") is_soa = true;
+    else fail();
+  };
+  bool inner_soa = false, vector_soa = false;
+  side(parts[1], inner_soa);
+  side(parts[2], vector_soa);
+  l.inner = inner_soa ? InnerLayout::soa : InnerLayout::aos;
+  l.vector = vector_soa ? VectorLayout::soa : VectorLayout::aos;
+  return l;
+}
+
+std::vector<Layout> all_layouts() {
+  std::vector<Layout> out;
+  const std::pair<OuterLayout, int> outers[] = {
+      {OuterLayout::csr, 0}, {OuterLayout::ell, 0}, {OuterLayout::sell, 16}, {OuterLayout::sell, 32}};
+  for (const auto& [outer, slice] : outers)
+    for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa})
+      for (VectorLayout vec : {VectorLayout::aos, VectorLayout::soa}) {
+        Layout l;
+        l.outer = outer;
+        l.slice = slice;
+        l.inner = inner;
+        l.vector = vec;
+        out.push_back(l);
+      }
+  return out;
+}
+
+int64_t vector_stride(int64_t n) { return round_up(n, 32); }
+
+int64_t PackedMatrix::bytes() const {
+  const int64_t words = static_cast<int64_t>(row_ptr.size() + slice_ptr.size() + row_len.size() + col_idx.size());
+  return words * 4 + static_cast<int64_t>(values.size());
+}
+
+int64_t packed_bytes(const HostMatrix& a, const Layout& layout, Precision precision) {
+  check_matrix_sizes(a);
+  return shape_bytes(compute_shape(a, layout, false), layout, a.components(), precision);
+}
+
+PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision) {
+  check_matrix_sizes(a);
+  const int C = a.components();
+  const Shape s = compute_shape(a, layout, true);
+  // Kernels index positions (row_ptr, slice_ptr, begin + k * stride) and rows with 32-bit ints, so both
+  // must fit or a kernel would silently wrap. Value and vector indices are 64-bit in the kernels
+  // (pos * C and i * value_stride + pos are long long; templates/jitsparse/layouts.cuh), so no limit there.
+  if (s.rows_padded > kIndexLimit)
+    throw InvalidArgument(describe(a, layout, precision) + ": " + std::to_string(s.rows_padded) +
+                          " padded rows exceed the 32-bit index limit " + std::to_string(kIndexLimit));
+  if (s.stored > kIndexLimit)
+    throw InvalidArgument(describe(a, layout, precision) + ": " + std::to_string(s.stored) + " stored positions (" +
+                          std::to_string(s.stored - a.nnz()) +
+                          " of them padding) exceed the 32-bit index limit " + std::to_string(kIndexLimit));
+
+  PackedMatrix m;
+  m.layout = layout;
+  m.precision = precision;
+  m.components = C;
+  m.vector_components = a.vector_components();
+  m.rows = a.rows;
+  m.cols = a.cols;
+  m.rows_padded = static_cast<int32_t>(s.rows_padded);
+  m.num_slices = static_cast<int32_t>(s.num_slices);
+  m.stored_entries = s.stored;
+  m.value_stride = s.value_stride;
+  m.nnz = a.nnz();
+  if (layout.outer == OuterLayout::csr) {
+    m.row_ptr = a.row_ptr;
+  } else {
+    m.slice_ptr.assign(s.slice_ptr.begin(), s.slice_ptr.end());
+    m.row_len.assign(s.rows_padded, 0);
+    for (int64_t r = 0; r < a.rows; ++r) m.row_len[r] = a.row_ptr[r + 1] - a.row_ptr[r];
+  }
+  m.col_idx.assign(s.stored, 0);  // padding columns are 0
+  m.values.resize(static_cast<size_t>(s.value_stride) * C * scalar_bytes(precision));
+
+  // Columns (a column outside the matrix is an error here, not a GPU fault), in the blocked order of
+  // write_values for the same reason.
+  const int64_t B = layout.outer == OuterLayout::csr ? 1 : layout.outer == OuterLayout::ell ? 32 : layout.slice;
+  for (int64_t r0 = 0; r0 < a.rows; r0 += B) {
+    const int64_t r1 = std::min<int64_t>(a.rows, r0 + B);
+    int64_t width = 0;
+    for (int64_t r = r0; r < r1; ++r) width = std::max<int64_t>(width, a.row_ptr[r + 1] - a.row_ptr[r]);
+    const RowWalk w0 = row_walk(m, r0);
+    for (int64_t k = 0; k < width; ++k)
+      for (int64_t r = r0; r < r1; ++r) {
+        if (k >= a.row_ptr[r + 1] - a.row_ptr[r]) continue;
+        const int32_t c = a.col_idx[a.row_ptr[r] + k];
+        if (c < 0 || c >= a.cols)
+          throw InvalidArgument(describe(a, layout, precision) + ": column " + std::to_string(c) + " of row " +
+                                std::to_string(r) + " is outside 0.." + std::to_string(a.cols - 1));
+        m.col_idx[w0.base + k * w0.step + (r - r0)] = c;
+      }
+  }
+  if (precision == Precision::f32)
+    write_values<float>(m, a, true);
+  else
+    write_values<double>(m, a, true);
+  return m;
+}
+
+void repack_values(PackedMatrix& m, const HostMatrix& a) {
+  check_matrix_sizes(a);
+  auto mismatch = [&](const std::string& what) {
+    throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" + what + ")");
+  };
+  if (a.rows != m.rows || a.cols != m.cols || a.nnz() != m.nnz)
+    mismatch("size " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " with " +
+             std::to_string(a.nnz()) + " entries against " + std::to_string(m.rows) + " x " +
+             std::to_string(m.cols) + " with " + std::to_string(m.nnz));
+  if (a.components() != m.components || a.vector_components() != m.vector_components)
+    mismatch("entry type " + a.entry.name + " has " + std::to_string(a.components()) + " components, packed " +
+             std::to_string(m.components));
+  // Check the whole pattern before writing, so a mismatch leaves the packed matrix untouched.
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t len = a.row_ptr[r + 1] - a.row_ptr[r];
+    if (len != row_length(m, r)) mismatch("length of row " + std::to_string(r));
+    const RowWalk w = row_walk(m, r);
+    int64_t p = w.base;
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k, p += w.step)
+      if (m.col_idx[p] != a.col_idx[k]) mismatch("columns of row " + std::to_string(r));
+  }
+  if (m.precision == Precision::f32)
+    write_values<float>(m, a, false);
+  else
+    write_values<double>(m, a, false);
+}
+
+int64_t packed_vector_bytes(int64_t n, int vector_components, VectorLayout layout, Precision precision) {
+  const int64_t len = layout == VectorLayout::soa ? vector_stride(n) : n;
+  return len * vector_components * scalar_bytes(precision);
+}
+
+std::vector<unsigned char> pack_vector(const std::vector<double>& aos, int vector_components, VectorLayout layout,
+                                       Precision precision) {
+  if (vector_components <= 0 || aos.size() % vector_components != 0)
+    throw InvalidArgument("pack_vector: " + std::to_string(aos.size()) + " values are not a whole number of " +
+                          std::to_string(vector_components) + "-component elements");
+  const int64_t n = static_cast<int64_t>(aos.size()) / vector_components;
+  std::vector<unsigned char> out(packed_vector_bytes(n, vector_components, layout, precision));
+  if (precision == Precision::f32)
+    pack_vector_impl<float>(aos, n, vector_components, layout, out.data());
+  else
+    pack_vector_impl<double>(aos, n, vector_components, layout, out.data());
+  return out;
+}
+
+std::vector<double> unpack_vector(const std::vector<unsigned char>& packed, int64_t n, int vector_components,
+                                  VectorLayout layout, Precision precision) {
+  const int64_t want = packed_vector_bytes(n, vector_components, layout, precision);
+  if (n < 0 || vector_components <= 0 || static_cast<int64_t>(packed.size()) != want)
+    throw InvalidArgument("unpack_vector: " + std::to_string(packed.size()) + " bytes, expected " +
+                          std::to_string(want) + " for " + std::to_string(n) + " elements of " +
+                          std::to_string(vector_components) + " components");
+  std::vector<double> aos(static_cast<size_t>(n) * vector_components);
+  if (precision == Precision::f32)
+    unpack_vector_impl<float>(packed.data(), n, vector_components, layout, aos);
+  else
+    unpack_vector_impl<double>(packed.data(), n, vector_components, layout, aos);
+  return aos;
+}
+
+void spmv_packed_cpu(const PackedMatrix& a, const EntryType& entry, const std::vector<unsigned char>& x,
+                     std::vector<unsigned char>& y, double alpha, double beta) {
+  if (entry.num_components() != a.components || entry.num_vector_components() != a.vector_components)
+    throw InvalidArgument("spmv_packed_cpu: entry type " + entry.name + " does not match the packed matrix (" +
+                          std::to_string(a.components) + " components)");
+  const int64_t xb = packed_vector_bytes(a.cols, a.vector_components, a.layout.vector, a.precision);
+  const int64_t yb = packed_vector_bytes(a.rows, a.vector_components, a.layout.vector, a.precision);
+  if (static_cast<int64_t>(x.size()) != xb || static_cast<int64_t>(y.size()) != yb)
+    throw InvalidArgument("spmv_packed_cpu: x has " + std::to_string(x.size()) + " bytes (expected " +
+                          std::to_string(xb) + "), y has " + std::to_string(y.size()) + " (expected " +
+                          std::to_string(yb) + ")");
+  if (a.precision == Precision::f32)
+    spmv_impl<float>(a, entry, x, y, alpha, beta);
+  else
+    spmv_impl<double>(a, entry, x, y, alpha, beta);
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,367 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/precision.hpp"
+#include "core/yardstick.hpp"
+#include "io/matrix_market.hpp"
+#include "tuner/builtin_matrices.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+// The entry at (r, c), or nullptr where the pattern has none.
+const double* entry_at(const HostMatrix& m, int r, int c) {
+  const int32_t* b = m.col_idx.data() + m.row_ptr[r];
+  const int32_t* e = m.col_idx.data() + m.row_ptr[r + 1];
+  const int32_t* p = std::lower_bound(b, e, c);
+  return p != e && *p == c ? m.entry_values(p - m.col_idx.data()) : nullptr;
+}
+
+// y = A x with the entry type's own product (the CPU reference's arithmetic).
+std::vector<double> multiply(const HostMatrix& a, const std::vector<double>& x) {
+  const int v = a.vector_components();
+  std::vector<double> y(static_cast<size_t>(a.rows) * v, 0.0);
+  for (int r = 0; r < a.rows; ++r)
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      a.entry.multiply_add(a.entry_values(k), x.data() + static_cast<size_t>(a.col_idx[k]) * v,
+                           y.data() + r * v);
+  return y;
+}
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+double max_abs_value(const HostMatrix& a) { return max_abs(a.values); }
+
+double signed_volume(const TetMesh& m, const std::array<int, 4>& t) {
+  const auto& a = m.vertices[t[0]];
+  double d[3][3];
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k) d[r][k] = m.vertices[t[r + 1]][k] - a[k];
+  return (d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) -
+          d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+          d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) /
+         6;
+}
+
+double triangle_area(const TriangleMesh& m, const std::array<int, 3>& t) {
+  const auto &p = m.vertices[t[0]], &q = m.vertices[t[1]], &r = m.vertices[t[2]];
+  const double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, v[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
+  const double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+  return std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("builtin: generated meshes are closed or positively oriented") {
+  const TriangleMesh s = icosphere(2);
+  CHECK(s.vertices.size() == 162);
+  CHECK(s.triangles.size() == 320);
+  CHECK(count_boundary_edges(s) == 0);
+  for (const auto& p : s.vertices) CHECK(std::hypot(p[0], p[1], p[2]) == doctest::Approx(1.0));
+  const TriangleMesh t = torus(10, 6);
+  CHECK(t.vertices.size() == 60);
+  CHECK(t.triangles.size() == 120);
+  CHECK(count_boundary_edges(t) == 0);
+
+  const TetMesh b = box_tet_mesh(4, 3, 2, 0.2);
+  CHECK(b.vertices.size() == 5 * 4 * 3);
+  CHECK(b.tets.size() == 4 * 3 * 2 * 6);
+  double total = 0, smallest = 1;
+  for (const auto& tet : b.tets) {
+    const double v = signed_volume(b, tet);
+    smallest = std::min(smallest, v);
+    total += v;
+  }
+  CHECK(smallest > 0);
+  // Only interior vertices move, so the box keeps its volume: 1 x 0.75 x 0.5.
+  CHECK(total == doctest::Approx(0.375).epsilon(1e-12));
+  // Elements differ: the interior vertex (1,1,1) moved.
+  const auto& p = b.vertices[1 + 5 * (1 + 4 * 1)];
+  CHECK((p[0] != 0.25 || p[1] != 0.25 || p[2] != 0.25));
+  CHECK_THROWS_AS(box_tet_mesh(0, 1, 1), InvalidArgument);
+  CHECK_THROWS_AS(icosphere(-1), InvalidArgument);
+}
+
+TEST_CASE("builtin: Dirac operator on one triangle matches the formula worked by hand") {
+  // p0 = 0, p1 = x, p2 = y: e0 = (-1,1,0), e1 = (0,-1,0), e2 = (1,0,0), A = 1/2, rho = 3.
+  TriangleMesh m;
+  m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.triangles = {{0, 1, 2}};
+  const HostMatrix d = dirac_operator(m, [](const Point3&) { return 3.0; });
+  REQUIRE(d.entry.name == "quaternion");
+  REQUIRE(d.nnz() == 9);
+  // D01 = -e0 e1 / (4A) + rho (e1 - e0) / 6 + A rho^2 / 9 = (-1/2, 0, 0, -1/2) + (0, 1/2, -1, 0) + 1/2.
+  const double* d01 = entry_at(d, 0, 1);
+  CHECK(d01[0] == doctest::Approx(0.0));
+  CHECK(d01[1] == doctest::Approx(0.5));
+  CHECK(d01[2] == doctest::Approx(-1.0));
+  CHECK(d01[3] == doctest::Approx(-0.5));
+  const double* d10 = entry_at(d, 1, 0);  // the conjugate
+  CHECK(d10[0] == doctest::Approx(0.0));
+  CHECK(d10[1] == doctest::Approx(-0.5));
+  CHECK(d10[2] == doctest::Approx(1.0));
+  CHECK(d10[3] == doctest::Approx(0.5));
+  // D00 = |e0|^2 / (4A) + A rho^2 / 9 = 1 + 1/2, no imaginary part.
+  const double* d00 = entry_at(d, 0, 0);
+  CHECK(d00[0] == doctest::Approx(1.5));
+  CHECK(d00[1] == 0);
+  CHECK(d00[2] == 0);
+  CHECK(d00[3] == 0);
+}
+
+TEST_CASE("builtin: Dirac operator is quaternion-Hermitian and sums to the rho^2 term") {
+  const TriangleMesh m = icosphere(2);
+  const HostMatrix d = dirac_operator(m);
+  d.validate();
+  const double tol = 1e-12 * max_abs_value(d);
+  for (int r = 0; r < d.rows; ++r)
+    for (int k = d.row_ptr[r]; k < d.row_ptr[r + 1]; ++k) {
+      const double* a = d.entry_values(k);
+      const double* b = entry_at(d, d.col_idx[k], r);
+      REQUIRE(b != nullptr);
+      CHECK(std::abs(a[0] - b[0]) <= tol);
+      for (int c = 1; c < 4; ++c) CHECK(std::abs(a[c] + b[c]) <= tol);
+    }
+  // Per triangle the imaginary rho terms cancel over (a, b) and the real ones add up to A rho^2.
+  const CurvatureFunction rho = default_curvature(m);
+  double expected = 0;
+  for (const auto& t : m.triangles) {
+    Point3 c{0, 0, 0};
+    for (int v : t)
+      for (int k = 0; k < 3; ++k) c[k] += m.vertices[v][k] / 3;
+    const double r = rho(c);
+    CHECK(r > 0);
+    expected += triangle_area(m, t) * r * r;
+  }
+  double sum[4] = {0, 0, 0, 0};
+  for (int64_t k = 0; k < d.nnz(); ++k)
+    for (int c = 0; c < 4; ++c) sum[c] += d.entry_values(k)[c];
+  CHECK(sum[0] == doctest::Approx(expected).epsilon(1e-10));
+  for (int c = 1; c < 4; ++c) CHECK(std::abs(sum[c]) <= 1e-10);
+}
+
+TEST_CASE(
+    "builtin: Dirac operator with rho = 0 annihilates constants and its real part is the cotan Laplacian") {
+  for (const TriangleMesh& m : {icosphere(2), torus(9, 5)}) {
+    const HostMatrix d = dirac_operator(m, [](const Point3&) { return 0.0; });
+    // sum_b e_b = 0 in every triangle, so every row of D times a constant quaternion vanishes.
+    std::vector<double> x;
+    for (int v = 0; v < d.cols; ++v) x.insert(x.end(), {0.3, -1.2, 0.5, 2.0});
+    CHECK(max_abs(multiply(d, x)) <= 1e-12 * max_abs_value(d));
+    // Re(-e_a e_b / (4A)) = e_a . e_b / (4A) = -cot(angle at the third vertex) / 2: the cotangent Laplacian,
+    // built here from the angles.
+    std::map<std::pair<int, int>, double> cot;
+    for (const auto& t : m.triangles)
+      for (int k = 0; k < 3; ++k) {
+        const int i = t[(k + 1) % 3], j = t[(k + 2) % 3];
+        const auto &p = m.vertices[t[k]], &q = m.vertices[i], &r = m.vertices[j];
+        const Point3 u{q[0] - p[0], q[1] - p[1], q[2] - p[2]}, w{r[0] - p[0], r[1] - p[1], r[2] - p[2]};
+        const double dot = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
+        const Point3 c{u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+        const double half_cot = dot / std::hypot(c[0], c[1], c[2]) / 2;
+        cot[{i, j}] -= half_cot;
+        cot[{j, i}] -= half_cot;
+        cot[{i, i}] += half_cot;
+        cot[{j, j}] += half_cot;
+      }
+    CHECK(static_cast<int64_t>(cot.size()) == d.nnz());
+    for (const auto& [ij, value] : cot) {
+      const double* e = entry_at(d, ij.first, ij.second);
+      REQUIRE(e != nullptr);
+      CHECK(e[0] == doctest::Approx(value).epsilon(1e-10));
+    }
+  }
+}
+
+TEST_CASE("builtin: Dirac rows hold the vertex and its neighbours") {
+  const HostMatrix t = dirac_operator(torus(12, 7));
+  for (int r = 0; r < t.rows; ++r) CHECK(t.row_ptr[r + 1] - t.row_ptr[r] == 7);
+  const HostMatrix s = dirac_operator(icosphere(3));
+  int six = 0;
+  for (int r = 0; r < s.rows; ++r) {
+    const int n = s.row_ptr[r + 1] - s.row_ptr[r];
+    CHECK((n == 6 || n == 7));
+    six += n == 6;
+  }
+  CHECK(six == 12);  // the icosahedron's corners have valence 5
+}
+
+TEST_CASE("builtin: Laplacian is symmetric, rows sum to zero, and it is exact on linear functions") {
+  const TetMesh mesh = box_tet_mesh(4, 3, 3);
+  const HostMatrix l = laplacian_matrix(mesh);
+  l.validate();
+  CHECK(l.entry.name == "real");
+  const double tol = 1e-12 * max_abs_value(l);
+  for (int r = 0; r < l.rows; ++r) {
+    double sum = 0;
+    for (int k = l.row_ptr[r]; k < l.row_ptr[r + 1]; ++k) {
+      sum += l.values[k];
+      const double* t = entry_at(l, l.col_idx[k], r);
+      REQUIRE(t != nullptr);
+      CHECK(std::abs(*t - l.values[k]) <= tol);
+    }
+    CHECK(std::abs(sum) <= tol);
+    CHECK(*entry_at(l, r, r) > 0);
+  }
+  // u = x: u^T L u = integral of |grad u|^2 = the box's volume, and L u = 0 at interior vertices.
+  std::vector<double> u(l.rows);
+  for (int v = 0; v < l.rows; ++v) u[v] = mesh.vertices[v][0];
+  const std::vector<double> lu = multiply(l, u);
+  double energy = 0;
+  for (int v = 0; v < l.rows; ++v) energy += u[v] * lu[v];
+  CHECK(energy == doctest::Approx(1.0 * 0.75 * 0.75).epsilon(1e-12));
+  for (int k = 1; k < 3; ++k)
+    for (int j = 1; j < 3; ++j)
+      for (int i = 1; i < 4; ++i) CHECK(std::abs(lu[i + 5 * (j + 4 * k)]) <= tol);
+}
+
+TEST_CASE("builtin: elasticity is block-symmetric and rigid motions are in its kernel") {
+  const TetMesh mesh = box_tet_mesh(3, 3, 2);
+  const HostMatrix k = elasticity_matrix(mesh, lame_parameters(200.0, 0.3));
+  k.validate();
+  CHECK(k.entry.name == "block3");
+  const double tol = 1e-12 * max_abs_value(k);
+  for (int r = 0; r < k.rows; ++r)
+    for (int p = k.row_ptr[r]; p < k.row_ptr[r + 1]; ++p) {
+      const double* a = k.entry_values(p);
+      const double* b = entry_at(k, k.col_idx[p], r);
+      REQUIRE(b != nullptr);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) CHECK(std::abs(a[i * 3 + j] - b[j * 3 + i]) <= tol);
+    }
+  // Translations and infinitesimal rotations (u = w x p) give no force anywhere.
+  std::vector<double> shift, turn;
+  const double w[3] = {0.3, -0.7, 0.2};
+  for (const auto& p : mesh.vertices) {
+    shift.insert(shift.end(), {0.5, -1.5, 2.0});
+    turn.insert(turn.end(),
+                {w[1] * p[2] - w[2] * p[1], w[2] * p[0] - w[0] * p[2], w[0] * p[1] - w[1] * p[0]});
+  }
+  CHECK(max_abs(multiply(k, shift)) <= 1e-12 * max_abs_value(k) * 2);
+  CHECK(max_abs(multiply(k, turn)) <= 1e-12 * max_abs_value(k) * 2);
+  // But not every field: a stretch u = (x, 0, 0) costs energy.
+  std::vector<double> stretch;
+  for (const auto& p : mesh.vertices) stretch.insert(stretch.end(), {p[0], 0, 0});
+  CHECK(max_abs(multiply(k, stretch)) > 1e-3);
+  // Interior vertices couple with 14 neighbours (the Kuhn split) and themselves.
+  CHECK(k.row_ptr[1 + 4 * (1 + 4 * 1) + 1] - k.row_ptr[1 + 4 * (1 + 4 * 1)] == 15);
+}
+
+TEST_CASE("builtin: Helmholtz is complex symmetric, not Hermitian, with the damping on the mass") {
+  const TetMesh mesh = box_tet_mesh(3, 3, 2);
+  const double kw = 2.0, eps = 0.5;
+  const HostMatrix h = helmholtz_matrix(mesh, kw, eps);
+  h.validate();
+  CHECK(h.entry.name == "complex");
+  const double tol = 1e-12 * max_abs_value(h);
+  bool some_off_diagonal_imaginary = false;
+  double im_total = 0;
+  for (int r = 0; r < h.rows; ++r) {
+    double re_sum = 0, im_sum = 0;
+    for (int p = h.row_ptr[r]; p < h.row_ptr[r + 1]; ++p) {
+      const double* a = h.entry_values(p);
+      const double* b = entry_at(h, h.col_idx[p], r);
+      REQUIRE(b != nullptr);
+      CHECK(std::abs(a[0] - b[0]) <= tol);
+      CHECK(std::abs(a[1] - b[1]) <= tol);  // symmetric, so not Hermitian where im != 0
+      if (h.col_idx[p] != r && a[1] != 0) some_off_diagonal_imaginary = true;
+      re_sum += a[0];
+      im_sum += a[1];
+    }
+    // Rows of K sum to zero: the real row sum is -k^2 (row sum of M), the imaginary one eps (row sum of M).
+    CHECK(re_sum == doctest::Approx(-kw * kw * im_sum / eps).epsilon(1e-9));
+    im_total += im_sum;
+  }
+  CHECK(some_off_diagonal_imaginary);
+  CHECK(im_total == doctest::Approx(eps * 1.0 * 1.0 * (2.0 / 3.0)).epsilon(1e-12));  // eps * volume
+  // Defaults: ten elements per wavelength, eps = 0.1 k^2.
+  const HostMatrix d = helmholtz_matrix(mesh);
+  CHECK(entry_at(d, 0, 0)[1] > 0);
+}
+
+TEST_CASE("builtin: degenerate elements and wrong families are rejected") {
+  TetMesh flat;
+  flat.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+  flat.tets = {{0, 1, 2, 3}};
+  CHECK_THROWS_WITH_AS(laplacian_matrix(flat),
+                       doctest::Contains("tetrahedron 0 (vertices 0 1 2 3) has zero volume"),
+                       InvalidArgument);
+  TriangleMesh line;
+  line.vertices = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+  line.triangles = {{0, 1, 2}};
+  CHECK_THROWS_WITH_AS(dirac_operator(line), doctest::Contains("triangle 0 (vertices 0 1 2) has zero area"),
+                       InvalidArgument);
+  line.triangles = {{0, 1, 3}};
+  CHECK_THROWS_AS(dirac_operator(line), InvalidArgument);
+  CHECK_THROWS_AS(family_matrix("dirac", box_tet_mesh(1, 1, 1)), InvalidArgument);
+  CHECK_THROWS_AS(family_matrix("elasticity", icosphere(0)), InvalidArgument);
+  CHECK_THROWS_AS(family_entry("stokes"), InvalidArgument);
+  CHECK(family_entry("elasticity") == "block3");
+  CHECK_THROWS_AS(lame_parameters(1.0, 0.5), InvalidArgument);
+}
+
+TEST_CASE("builtin: the small set fits in L2 and the set is named and deterministic") {
+  const auto set = builtin_set("small");
+  REQUIRE(set.size() == 4);
+  const char* names[] = {"dirac_small", "elasticity_small", "helmholtz_small", "laplacian_small"};
+  const char* entries[] = {"quaternion", "block3", "complex", "real"};
+  for (size_t i = 0; i < set.size(); ++i) {
+    CAPTURE(set[i].name);
+    CHECK(set[i].name == names[i]);
+    CHECK(set[i].matrix.name == names[i]);
+    CHECK(set[i].entry == entries[i]);
+    CHECK(set[i].matrix.entry.name == entries[i]);
+    set[i].matrix.validate();
+    const double mb = compulsory_bytes(set[i].matrix, Precision::f64) / 1e6;
+    CHECK(mb > 5);
+    CHECK(mb < 20);
+    const double per_row = static_cast<double>(set[i].matrix.nnz()) / set[i].matrix.rows;
+    if (set[i].family == "dirac")
+      CHECK(per_row == doctest::Approx(7).epsilon(0.01));
+    else
+      CHECK((per_row > 13 && per_row < 15));
+  }
+  CHECK(matrix_hash(builtin_matrix("dirac_small").matrix) == matrix_hash(set[0].matrix));
+  CHECK(builtin_specs("large").size() == 4);
+  CHECK(builtin_specs("all").size() == 8);
+  CHECK_THROWS_WITH_AS(builtin_matrix("dirac_huge"), doctest::Contains("dirac_large"), InvalidArgument);
+  CHECK_THROWS_AS(builtin_specs("medium"), InvalidArgument);
+}
+
+// About 2 s and 0.4 GB: run with --no-skip (or -ns) to check the large sizes after changing the table.
+TEST_CASE("builtin: the large set is 150-250 MB per matrix in double" * doctest::skip()) {
+  for (const auto& spec : builtin_specs("large")) {
+    CAPTURE(spec.name);
+    const HostMatrix m = spec.make();
+    const double mb = compulsory_bytes(m, Precision::f64) / 1e6;
+    CHECK(mb > 150);
+    CHECK(mb < 250);
+  }
+}
+
+TEST_CASE("builtin: matrices survive a Matrix Market round trip") {
+  // What `jitsparse generate` writes must read back as the same matrix (quaternion field, expanded blocks).
+  const HostMatrix d = dirac_operator(icosphere(1));
+  const HostMatrix e = elasticity_matrix(box_tet_mesh(2, 2, 1));
+  const HostMatrix h = helmholtz_matrix(box_tet_mesh(2, 1, 1));
+  for (const HostMatrix* m : {&d, &e, &h}) {
+    CAPTURE(m->entry.name);
+    ReadOptions o;
+    o.entry = m->entry.name;
+    const HostMatrix back = read_matrix_market_string(write_matrix_market_string(*m), "round_trip", o);
+    CHECK(back.rows == m->rows);
+    CHECK(back.row_ptr == m->row_ptr);
+    CHECK(back.col_idx == m->col_idx);
+    CHECK(back.values == m->values);  // written with 17 significant digits
+  }
+}

@@ -1,0 +1,99 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/features.hpp"
+#include "core/random_matrix.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+HostMatrix hand_matrix() {
+  // 4 x 6: row 0 {0, 3}, row 1 {}, row 2 {1, 2, 5}, row 3 {3}
+  HostMatrix m;
+  m.entry = EntryRegistry::instance().get("real");
+  m.rows = 4, m.cols = 6;
+  m.row_ptr = {0, 2, 2, 5, 6};
+  m.col_idx = {0, 3, 1, 2, 5, 3};
+  m.values = {1, 2, 3, 4, 5, 6};
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("features: computed by hand") {
+  const MatrixFeatures f = compute_features(hand_matrix());
+  CHECK(f.rows == 4);
+  CHECK(f.cols == 6);
+  CHECK(f.nnz == 6);
+  CHECK(f.mean_row == doctest::Approx(1.5));
+  // lengths 2, 0, 3, 1: variance (4 + 0 + 9 + 1) / 4 - 2.25 = 1.25
+  CHECK(f.std_row == doctest::Approx(std::sqrt(1.25)));
+  CHECK(f.max_row == 3);
+  CHECK(f.empty_rows == 1);
+  CHECK(f.density == doctest::Approx(6.0 / 24));
+  // bandwidths over non-empty rows: 3, 4, 0
+  CHECK(f.mean_bandwidth == doctest::Approx(7.0 / 3));
+  CHECK(f.max_bandwidth == 4);
+  // |col - row|: 0, 3, 1, 0, 3, 0
+  CHECK(f.mean_distance_from_diagonal == doctest::Approx(7.0 / 6));
+}
+
+TEST_CASE("features: empty matrices give zeros, not NaN") {
+  HostMatrix z;
+  z.entry = EntryRegistry::instance().get("real");
+  MatrixFeatures f = compute_features(z);
+  CHECK(f.rows == 0);
+  CHECK(f.mean_row == 0);
+  CHECK(f.density == 0);
+  RandomMatrixOptions o;
+  o.rows = 10, o.cols = 10, o.mean_row = 0;
+  f = compute_features(random_matrix(z.entry, o));
+  CHECK(f.empty_rows == 10);
+  CHECK(f.std_row == 0);
+  CHECK(f.mean_bandwidth == 0);
+  CHECK(f.mean_distance_from_diagonal == 0);
+  CHECK(std::isfinite(feature_distance(f, compute_features(z))));
+}
+
+TEST_CASE("features: json round trip; a damaged record is rejected") {
+  const MatrixFeatures f = compute_features(hand_matrix());
+  const nlohmann::json j = f;
+  const MatrixFeatures g = j.get<MatrixFeatures>();
+  CHECK(g.rows == f.rows);
+  CHECK(g.nnz == f.nnz);
+  CHECK(g.std_row == f.std_row);
+  CHECK(g.max_bandwidth == f.max_bandwidth);
+  CHECK(g.mean_distance_from_diagonal == f.mean_distance_from_diagonal);
+  CHECK(feature_distance(f, g) == 0);
+  nlohmann::json broken = j;
+  broken.erase("nnz");
+  CHECK_THROWS_WITH_AS(broken.get<MatrixFeatures>(), doctest::Contains("nnz"), ParseError);
+  broken = j;
+  broken["density"] = "high";
+  CHECK_THROWS_AS(broken.get<MatrixFeatures>(), ParseError);
+  CHECK_THROWS_AS(nlohmann::json::array().get<MatrixFeatures>(), ParseError);
+}
+
+TEST_CASE("features: distance is a metric-like measure that ranks similar matrices nearer") {
+  const EntryType& real = EntryRegistry::instance().get("real");
+  RandomMatrixOptions o;
+  o.rows = 1000, o.cols = 1000, o.mean_row = 8, o.seed = 1;
+  const auto a = compute_features(random_matrix(real, o));
+  o.seed = 2;
+  const auto a2 = compute_features(random_matrix(real, o));  // same kind, other seed
+  o.rows = 1200, o.cols = 1200;
+  const auto a3 = compute_features(random_matrix(real, o));  // a bit larger
+  o.rows = 100000, o.cols = 100000, o.mean_row = 2, o.long_row = 5000;
+  const auto b = compute_features(random_matrix(real, o));  // very different
+  CHECK(feature_distance(a, a) == 0);
+  CHECK(feature_distance(a, b) == feature_distance(b, a));
+  CHECK(feature_distance(a, a2) < feature_distance(a, a3));
+  CHECK(feature_distance(a, a3) < feature_distance(a, b));
+  CHECK(feature_distance(a, b) > 0);
+}

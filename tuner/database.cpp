@@ -1,0 +1,217 @@
+#include "tuner/database.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "generator/nvrtc_compiler.hpp"
+
+namespace jitsparse {
+namespace {
+
+constexpr int kFormat = 1;
+
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+  return out;
+}
+
+// An exclusive lock on <path>.lock for the life of the object.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path) {
+    fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT, 0600);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~FileLock() {
+    if (fd_ >= 0) {
+      ::flock(fd_, LOCK_UN);
+      ::close(fd_);
+    }
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const MeasurementRecord& m) {
+  j = {{"variant", m.variant}, {"status", m.status}, {"bytes", m.bytes}};
+  if (m.ok()) {
+    j["median_us"] = m.median_us;
+    j["samples_us"] = m.samples_us;
+    j["reps_per_sample"] = m.reps_per_sample;
+    j["gbps"] = m.gbps;
+  }
+}
+
+void from_json(const nlohmann::json& j, MeasurementRecord& m) {
+  m.variant = j.at("variant").get<std::string>();
+  m.status = j.at("status").get<std::string>();
+  m.bytes = j.value("bytes", int64_t{0});
+  m.median_us = j.value("median_us", 0.0);
+  m.samples_us = j.value("samples_us", std::vector<double>{});
+  m.reps_per_sample = j.value("reps_per_sample", 0);
+  m.gbps = j.value("gbps", 0.0);
+}
+
+const MeasurementRecord* MatrixRecord::find(const std::string& variant) const {
+  for (const auto& m : measurements)
+    if (m.variant == variant) return &m;
+  return nullptr;
+}
+
+const MeasurementRecord* MatrixRecord::best(bool schedule_only_layout) const {
+  const MeasurementRecord* b = nullptr;
+  for (const auto& m : measurements) {
+    if (!m.ok()) continue;
+    if (schedule_only_layout && m.variant.find("/csr-aos-aos/") == std::string::npos) continue;
+    if (!b || m.median_us < b->median_us) b = &m;
+  }
+  return b;
+}
+
+void MatrixRecord::upsert(const MeasurementRecord& m) {
+  for (auto& old : measurements)
+    if (old.variant == m.variant) {
+      old = m;
+      return;
+    }
+  measurements.push_back(m);
+}
+
+void to_json(nlohmann::json& j, const MatrixRecord& r) {
+  j = {{"name", r.name},         {"hash", r.hash},       {"entry", r.entry},
+       {"precision", r.precision}, {"domain", r.domain},   {"features", r.features},
+       {"compulsory_bytes", r.compulsory_bytes},          {"measurements", r.measurements},
+       {"winner", r.winner},     {"schedule_only", r.schedule_only}, {"complete", r.complete}};
+}
+
+void from_json(const nlohmann::json& j, MatrixRecord& r) {
+  r.name = j.at("name").get<std::string>();
+  r.hash = j.at("hash").get<std::string>();
+  r.entry = j.at("entry").get<std::string>();
+  r.precision = j.at("precision").get<std::string>();
+  r.domain = j.value("domain", "");
+  r.features = j.at("features").get<MatrixFeatures>();
+  r.compulsory_bytes = j.value("compulsory_bytes", 0.0);
+  r.measurements = j.at("measurements").get<std::vector<MeasurementRecord>>();
+  r.winner = j.value("winner", "");
+  r.schedule_only = j.value("schedule_only", "");
+  r.complete = j.value("complete", false);
+}
+
+std::string TuningDatabase::path_for(const DeviceInfo& gpu, const std::string& cache_root) {
+  return cache_root + "/tuning/" + sanitize(gpu.key()) + ".json";
+}
+
+TuningDatabase::TuningDatabase(const DeviceInfo& gpu, const std::string& cache_root)
+    : path_(path_for(gpu, cache_root)), gpu_(gpu), have_gpu_(true) {
+  make_private_dirs(std::filesystem::path(path_).parent_path().string());
+  read();
+}
+
+TuningDatabase::TuningDatabase(std::string path) : path_(std::move(path)) { read(); }
+
+nlohmann::json TuningDatabase::header() const {
+  nlohmann::json h = {{"format", kFormat}, {"generator_version", JITSPARSE_VERSION}, {"nvrtc_version", nvrtc_version()}};
+  if (have_gpu_) {
+    h["gpu"] = {{"name", gpu_.name}, {"arch", gpu_.arch()}, {"sm_count", gpu_.sm_count}, {"key", gpu_.key()}};
+    h["driver_version"] = gpu_.driver_version;
+    h["runtime_version"] = gpu_.runtime_version;
+  }
+  return h;
+}
+
+void TuningDatabase::read() {
+  records_.clear();
+  domains_.clear();
+  auto text = read_file(path_);
+  if (!text) return;
+  try {
+    const auto j = nlohmann::json::parse(*text);
+    if (j.value("format", 0) != kFormat) throw std::runtime_error("unknown format");
+    stale_ = j.value("generator_version", "") != JITSPARSE_VERSION || j.value("nvrtc_version", "") != nvrtc_version();
+    records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
+    for (const auto& d : j.value("domains", nlohmann::json::array()))
+      domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
+                          d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{})});
+    if (stale_) warning_ = "tuning records in " + path_ + " come from another jitsparse or NVRTC version: re-measuring";
+  } catch (const std::exception& e) {
+    const std::string aside = path_ + ".corrupt";
+    std::rename(path_.c_str(), aside.c_str());
+    warning_ = "tuning database " + path_ + " is corrupt (" + e.what() + "); moved to " + aside + ", starting afresh";
+    std::cerr << "jitsparse: " << warning_ << "\n";
+    records_.clear();
+    domains_.clear();
+  }
+}
+
+MatrixRecord* TuningDatabase::find(const std::string& hash, const std::string& precision) {
+  for (auto& r : records_)
+    if (r.hash == hash && r.precision == precision) return &r;
+  return nullptr;
+}
+
+const MatrixRecord* TuningDatabase::find(const std::string& hash, const std::string& precision) const {
+  return const_cast<TuningDatabase*>(this)->find(hash, precision);
+}
+
+std::vector<const MatrixRecord*> TuningDatabase::records() const {
+  std::vector<const MatrixRecord*> out;
+  for (const auto& r : records_) out.push_back(&r);
+  return out;
+}
+
+MatrixRecord& TuningDatabase::upsert(const MatrixRecord& r) {
+  if (MatrixRecord* old = find(r.hash, r.precision)) return *old = r;
+  records_.push_back(r);
+  return records_.back();
+}
+
+void TuningDatabase::set_domain(const DomainRecord& d) {
+  for (auto& old : domains_)
+    if (old.domain == d.domain && old.entry == d.entry && old.precision == d.precision) {
+      old = d;
+      return;
+    }
+  domains_.push_back(d);
+}
+
+std::vector<TuningDatabase::DomainRecord> TuningDatabase::domains() const { return domains_; }
+
+void TuningDatabase::save() {
+  FileLock lock(path_);
+  // Merge: keep records another process wrote since we read (ours win for the same matrix).
+  TuningDatabase on_disk(path_);
+  for (const auto& r : on_disk.records_)
+    if (!find(r.hash, r.precision) && !on_disk.stale_) records_.push_back(r);
+  for (const auto& d : on_disk.domains_) {
+    bool have = std::any_of(domains_.begin(), domains_.end(), [&](const DomainRecord& x) {
+      return x.domain == d.domain && x.entry == d.entry && x.precision == d.precision;
+    });
+    if (!have && !on_disk.stale_) domains_.push_back(d);
+  }
+  nlohmann::json j = header();
+  j["saved"] = static_cast<int64_t>(std::time(nullptr));
+  j["matrices"] = records_;
+  nlohmann::json doms = nlohmann::json::array();
+  for (const auto& d : domains_)
+    doms.push_back({{"domain", d.domain}, {"entry", d.entry}, {"precision", d.precision}, {"winner", d.winner},
+                    {"geomean_speedup", d.geomean_speedup}, {"matrices", d.matrices}});
+  j["domains"] = doms;
+  write_file_atomically(path_, j.dump(1));
+  stale_ = false;
+}
+
+}  // namespace jitsparse

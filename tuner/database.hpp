@@ -1,0 +1,91 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/features.hpp"
+#include "core/host_matrix.hpp"
+#include "generator/variant.hpp"
+#include "runtime/device_info.hpp"
+
+namespace jitsparse {
+
+// One timed (or failed) variant on one matrix.
+struct MeasurementRecord {
+  std::string variant;
+  std::string status;  // "ok", "wrong: ...", "error: ...", "skipped: ...", "timeout: ...", "crashed: ..."
+  double median_us = 0;
+  std::vector<double> samples_us;
+  int reps_per_sample = 0;
+  double gbps = 0;
+  int64_t bytes = 0;   // the packed matrix on the GPU
+  bool ok() const { return status == "ok"; }
+};
+void to_json(nlohmann::json& j, const MeasurementRecord& m);
+void from_json(const nlohmann::json& j, MeasurementRecord& m);
+
+// What was learnt of one matrix in one precision.
+struct MatrixRecord {
+  std::string name, hash, entry, precision, domain;
+  MatrixFeatures features;
+  double compulsory_bytes = 0;
+  std::vector<MeasurementRecord> measurements;
+  std::string winner;         // best variant of the joint search (or "" if none measured)
+  std::string schedule_only;  // best csr-aos-aos variant (schedule-only tuning)
+  bool complete = false;      // false: the search stopped early (budget) or is in progress
+
+  const MeasurementRecord* find(const std::string& variant) const;
+  const MeasurementRecord* best(bool schedule_only_layout = false) const;  // fastest "ok" measurement
+  void upsert(const MeasurementRecord& m);
+};
+void to_json(nlohmann::json& j, const MatrixRecord& r);
+void from_json(const nlohmann::json& j, MatrixRecord& r);
+
+// The tuning records of one GPU (name, compute capability, SM count), a JSON file at
+// <cache root>/tuning/<gpu key>.json, written atomically (temporary file + rename) under a lock file.
+// A file that cannot be read is reported, moved aside (<file>.corrupt) and started afresh: never loaded.
+class TuningDatabase {
+ public:
+  static std::string path_for(const DeviceInfo& gpu, const std::string& cache_root);
+  // Reads the file (or starts empty). Records made by another generator or NVRTC version are kept for
+  // the report but not reused for resuming (stale_ says so).
+  TuningDatabase(const DeviceInfo& gpu, const std::string& cache_root);
+  explicit TuningDatabase(std::string path);  // read-only use (selection without a GPU context)
+
+  const std::string& path() const { return path_; }
+  bool stale() const { return stale_; }
+  std::string warning() const { return warning_; }  // what was wrong with the file, if anything
+
+  MatrixRecord* find(const std::string& hash, const std::string& precision);
+  const MatrixRecord* find(const std::string& hash, const std::string& precision) const;
+  std::vector<const MatrixRecord*> records() const;
+  MatrixRecord& upsert(const MatrixRecord& r);  // by (hash, precision)
+
+  // Domain winners: (domain, entry, precision) -> variant and its geometric-mean speedup.
+  struct DomainRecord {
+    std::string domain, entry, precision, winner;
+    double geomean_speedup = 0;
+    std::vector<std::string> matrices;
+  };
+  void set_domain(const DomainRecord& d);
+  std::vector<DomainRecord> domains() const;
+
+  // Merge into the file on disk (re-reading it under the lock, so concurrent tuners lose nothing) and write.
+  void save();
+
+ private:
+  void read();
+  nlohmann::json header() const;
+
+  std::string path_;
+  DeviceInfo gpu_;
+  bool have_gpu_ = false;
+  bool stale_ = false;
+  std::string warning_;
+  std::vector<MatrixRecord> records_;
+  std::vector<DomainRecord> domains_;
+};
+
+}  // namespace jitsparse

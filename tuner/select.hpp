@@ -1,0 +1,23 @@
+#pragma once
+#include <string>
+
+#include "core/host_matrix.hpp"
+#include "generator/search_space.hpp"
+#include "generator/variant.hpp"
+#include "tuner/database.hpp"
+
+namespace jitsparse {
+
+// Which variant to run for a matrix on this GPU, and how it was found.
+struct Selection {
+  Variant variant;
+  std::string level;   // "exact" (this matrix was tuned), "nearest" (the tuned matrix with the closest
+                       // features), "domain" (the domain's winner), "default" (nothing tuned for this entry)
+  std::string detail;  // e.g. the matrix it was taken from
+};
+
+Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits);
+// The safe default: csr-aos-aos, dynamic, 256 threads, a few threads per row for long rows.
+Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& limits);
+
+}  // namespace jitsparse

@@ -1,0 +1,150 @@
+// Tuner::report(): the tune-result document (schema in tuner/report.hpp's caller notes) from the records of
+// this run: winners, the layout table of the compound-entry study, heat maps, failures.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "generator/nvrtc_compiler.hpp"
+#include "tuner/tuner.hpp"
+
+namespace jitsparse {
+namespace {
+
+nlohmann::json timing(const MeasurementRecord* m) {
+  if (!m) return nullptr;
+  const Variant v = Variant::parse(m->variant);
+  return {{"variant", m->variant}, {"layout", v.layout.name()}, {"schedule", v.schedule.name()},
+          {"median_us", m->median_us}, {"gbps", m->gbps}};
+}
+
+// Per layout: the best measurement of any schedule, its speedup over schedule-only, bytes, status.
+nlohmann::json layout_table(const MatrixRecord& r, double baseline_us) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Layout& l : all_layouts()) {
+    const MeasurementRecord* best = nullptr;
+    const MeasurementRecord* any = nullptr;
+    for (const auto& m : r.measurements) {
+      if (m.variant.find("/" + l.name() + "/") == std::string::npos) continue;
+      if (!any) any = &m;
+      if (m.ok() && (!best || m.median_us < best->median_us)) best = &m;
+    }
+    if (!any) continue;
+    nlohmann::json row = {{"layout", l.name()}, {"bytes", any->bytes}};
+    if (best) {
+      row["best_variant"] = best->variant;
+      row["median_us"] = best->median_us;
+      row["gbps"] = best->gbps;
+      row["speedup_over_schedule_only"] = baseline_us > 0 ? nlohmann::json(baseline_us / best->median_us) : nullptr;
+      row["status"] = "ok";
+      row["bytes"] = best->bytes;
+    } else {
+      row["best_variant"] = nullptr;
+      row["median_us"] = nullptr;
+      row["gbps"] = nullptr;
+      row["speedup_over_schedule_only"] = nullptr;
+      row["status"] = any->status.substr(0, 300);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Heat maps of time over n_t x n_b for every (layout, tpr) whose grid was swept, static and dynamic.
+nlohmann::json heatmaps(const MatrixRecord& r) {
+  std::map<std::string, std::map<std::pair<int, int>, double>> cells;  // key -> (nt, nb) -> us
+  std::map<std::string, std::tuple<std::string, std::string, int>> meta;
+  std::map<std::string, int> count;
+  for (const auto& m : r.measurements) {
+    const Variant v = Variant::parse(m.variant);
+    const std::string kind = v.schedule.kind == ScheduleKind::static_ ? "static" : "dynamic";
+    const std::string key = v.layout.name() + "|" + kind + "|" + std::to_string(v.schedule.threads_per_row);
+    meta[key] = {v.layout.name(), kind, v.schedule.threads_per_row};
+    ++count[key];
+    if (m.ok()) cells[key][{v.schedule.threads, v.schedule.blocks_per_sm}] = m.median_us;
+  }
+  nlohmann::json maps = nlohmann::json::array();
+  for (const auto& [key, n] : count) {
+    if (n < 8) continue;  // only swept grids, not stage-1 points
+    std::set<int> nts, nbs;
+    for (const auto& [cell, us] : cells[key]) {
+      nts.insert(cell.first);
+      nbs.insert(cell.second);
+    }
+    nlohmann::json grid = nlohmann::json::array();
+    for (int nt : nts) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int nb : nbs) {
+        auto it = cells[key].find({nt, nb});
+        row.push_back(it == cells[key].end() ? nlohmann::json(nullptr) : nlohmann::json(it->second));
+      }
+      grid.push_back(row);
+    }
+    const auto& [layout, kind, tpr] = meta[key];
+    maps.push_back({{"layout", layout}, {"kind", kind}, {"threads_per_row", tpr},
+                    {"threads", std::vector<int>(nts.begin(), nts.end())},
+                    {"blocks_per_sm", std::vector<int>(nbs.begin(), nbs.end())}, {"median_us", grid}});
+  }
+  return maps;
+}
+
+}  // namespace
+
+nlohmann::json Tuner::report() const {
+  const DeviceInfo& d = ctx_.device();
+  const auto stats = ctx_.compile_stats();
+  nlohmann::json doc = {
+      {"tool", "jitsparse " JITSPARSE_VERSION},
+      {"started", started_iso_},
+      {"wall_seconds", elapsed()},
+      {"mode", options_.mode},
+      {"budget_seconds", options_.budget_seconds},
+      {"database", db_.path()},
+      {"gpu", {{"name", d.name}, {"arch", d.arch()}, {"sm_count", d.sm_count}, {"key", d.key()},
+               {"driver_version", d.driver_version}}},
+      {"nvrtc_version", nvrtc_version()},
+      {"compile", {{"variants", stats.compiled + stats.from_cache + stats.failed}, {"compiled", stats.compiled},
+                   {"from_cache", stats.from_cache}, {"failed", stats.failed}, {"seconds", stats.compile_seconds}}}};
+  nlohmann::json mats = nlohmann::json::array();
+  for (const auto& [hash, prec] : tuned_) {
+    const MatrixRecord* r = db_.find(hash, prec);
+    if (!r) continue;
+    const MeasurementRecord* w = r->find(r->winner);
+    const MeasurementRecord* s = r->find(r->schedule_only);
+    nlohmann::json failures = nlohmann::json::array();
+    for (const auto& m : r->measurements)
+      if (!m.ok() && m.status.rfind("skipped", 0) != 0) failures.push_back({{"variant", m.variant}, {"status", m.status.substr(0, 500)}});
+    mats.push_back({{"name", r->name},
+                    {"entry", r->entry},
+                    {"precision", r->precision},
+                    {"domain", r->domain},
+                    {"hash", r->hash},
+                    {"rows", r->features.rows},
+                    {"cols", r->features.cols},
+                    {"nnz", r->features.nnz},
+                    {"features", r->features},
+                    {"compulsory_bytes", r->compulsory_bytes},
+                    {"complete", r->complete},
+                    {"winner", timing(w)},
+                    {"schedule_only", timing(s)},
+                    {"speedup_over_schedule_only", w && s ? nlohmann::json(s->median_us / w->median_us) : nullptr},
+                    {"layouts", layout_table(*r, s ? s->median_us : 0)},
+                    {"heatmaps", heatmaps(*r)},
+                    {"measured", r->measurements.size()},
+                    {"failures", failures}});
+  }
+  doc["matrices"] = mats;
+  nlohmann::json doms = nlohmann::json::array();
+  for (const auto& dom : db_.domains()) {
+    bool in_run = false;
+    for (const auto& [hash, prec] : tuned_)
+      if (const MatrixRecord* r = db_.find(hash, prec); r && r->domain == dom.domain && r->entry == dom.entry && r->precision == dom.precision)
+        in_run = true;
+    if (!in_run) continue;
+    doms.push_back({{"domain", dom.domain}, {"entry", dom.entry}, {"precision", dom.precision}, {"winner", dom.winner},
+                    {"geomean_speedup_over_schedule_only", dom.geomean_speedup}, {"matrices", dom.matrices}});
+  }
+  doc["domains"] = doms;
+  return doc;
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,403 @@
+#include "tuner/tuner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include <unistd.h>
+
+#include "core/error.hpp"
+#include "core/features.hpp"
+#include "core/file_util.hpp"
+#include "core/random_matrix.hpp"
+#include "core/yardstick.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/spmv.hpp"
+#include "tuner/gpu_check.hpp"
+
+namespace jitsparse {
+namespace {
+
+Schedule default_schedule(const ScheduleLimits& l, int tpr) {
+  Schedule s;
+  s.kind = ScheduleKind::static_;
+  s.threads = 256;
+  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / 256));
+  s.threads_per_row = tpr;
+  return s;
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s >= 60)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%.0fs", s);
+  return buf;
+}
+
+// The layout and threads-per-row of a variant: the unit whose schedule grid stage 2 sweeps.
+std::string layout_tpr_key(const Variant& v) { return v.layout.name() + "/" + std::to_string(v.schedule.threads_per_row); }
+
+}  // namespace
+
+std::vector<Variant> stage_one_variants(const std::string& entry, Precision p, const std::string& mode,
+                                        const std::vector<int>& threads_per_row, const ScheduleLimits& limits) {
+  std::vector<Variant> out;
+  const std::vector<Layout> layouts = mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
+  for (const Layout& l : layouts)
+    for (int tpr : threads_per_row) out.push_back(Variant{entry, p, l, default_schedule(limits, tpr)});
+  return out;
+}
+
+std::vector<Variant> grid_variants(const std::string& entry, Precision p, const Layout& layout, int threads_per_row,
+                                   const ScheduleLimits& limits) {
+  std::vector<Variant> out;
+  for (const Schedule& s : all_schedules(limits, {threads_per_row})) out.push_back(Variant{entry, p, layout, s});
+  return out;
+}
+
+// Everything one (matrix, precision) search holds: the packed layouts, vectors, the checker, the record.
+struct Tuner::Job {
+  const HostMatrix* a = nullptr;
+  Precision precision = Precision::f64;
+  MatrixRecord record;
+  std::map<std::string, std::unique_ptr<DeviceMatrix>> packed;   // by layout name
+  std::map<std::string, std::string> layout_skip;                // layout -> why it is not packed
+  std::unique_ptr<DeviceVector> x[2], y[2];                      // by VectorLayout
+  std::unique_ptr<GpuCheck> check;
+  std::string stage;
+  size_t stage_done = 0, stage_total = 0;
+  size_t planned = 0;
+};
+
+Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
+    : ctx_(ctx), db_(db), options_(std::move(options)), start_(std::chrono::steady_clock::now()),
+      started_iso_(now_iso()) {
+  if (options_.mode != "joint" && options_.mode != "schedule")
+    throw InvalidArgument("tuning mode '" + options_.mode + "' (expected joint or schedule)");
+  if (options_.memory_cap_bytes <= 0) options_.memory_cap_bytes = ctx.device().global_memory / 4;
+  options_.progress = options_.progress && ::isatty(STDERR_FILENO);
+}
+
+double Tuner::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+bool Tuner::out_of_budget() const { return options_.budget_seconds > 0 && elapsed() >= options_.budget_seconds; }
+
+void Tuner::progress_line(const Job& job, bool force) {
+  if (!options_.progress && !force) return;
+  const auto* best = job.record.best();
+  const double per_variant = variants_done_ ? measure_seconds_ / variants_done_ : 0.01;
+  const size_t left_here = job.planned > job.record.measurements.size() ? job.planned - job.record.measurements.size() : 0;
+  const int left_matrices = std::max(0, planned_matrices_ * static_cast<int>(options_.precisions.size()) - matrices_done_ - 1);
+  const double eta = per_variant * (left_here + static_cast<double>(left_matrices) * job.planned);
+  char line[512];
+  std::snprintf(line, sizeof line, "[%d/%d] %s %s: %s %zu/%zu, best %s%s, elapsed %s, ETA %s",
+                matrices_done_ + 1, planned_matrices_ * static_cast<int>(options_.precisions.size()),
+                job.a->name.c_str(), to_string(job.precision).c_str(), job.stage.c_str(), job.stage_done,
+                job.stage_total, best ? (std::to_string(static_cast<int>(best->gbps)) + " GB/s ").c_str() : "-",
+                best ? best->variant.c_str() : "", format_seconds(elapsed()).c_str(), format_seconds(eta).c_str());
+  if (options_.progress)
+    std::cerr << "\r\033[K" << line << std::flush;
+  else
+    std::cerr << line << "\n";
+}
+
+void Tuner::measure(Job& job, const Variant& v) {
+  MeasurementRecord m;
+  m.variant = v.name();
+  const std::string lname = v.layout.name();
+  if (auto skip = job.layout_skip.find(lname); skip != job.layout_skip.end()) {
+    m.status = skip->second;
+    job.record.upsert(m);
+    return;
+  }
+  const DeviceMatrix& da = *job.packed.at(lname);
+  m.bytes = da.bytes();
+  const int vl = v.layout.vector == VectorLayout::aos ? 0 : 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    SpmvLaunch launch(ctx_, v, da, *job.x[vl], *job.y[vl]);
+    // Correctness first, on a poisoned y; the same launch tells whether the variant is hopeless.
+    job.y[vl]->poison();
+    cudaEvent_t e0, e1;
+    cuda_check(cudaEventCreate(&e0), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&e1), "cudaEventCreate");
+    cudaEventRecord(e0, ctx_.stream());
+    launch.launch();
+    cudaEventRecord(e1, ctx_.stream());
+    cudaError_t sync = cudaEventSynchronize(e1);
+    float first_ms = 0;
+    cudaEventElapsedTime(&first_ms, e0, e1);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cuda_check(sync, "run " + v.name());
+    const std::string wrong = job.check->check(*job.y[vl]);
+    if (!wrong.empty()) {
+      m.status = "wrong: " + wrong;
+    } else if (first_ms > options_.variant_time_limit_ms) {
+      m.status = "timeout: one launch took " + std::to_string(first_ms) + " ms";
+    } else {
+      const auto* best = job.record.best();
+      if (best && first_ms * 1e3 > 4.0 * best->median_us && first_ms > 0.05) {
+        // Far slower than the best already found: one launch is evidence enough.
+        m.median_us = first_ms * 1e3;
+        m.samples_us = {m.median_us};
+        m.reps_per_sample = 1;
+      } else {
+        const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.search_timing);
+        m.median_us = t.median_us;
+        m.samples_us = t.samples_us;
+        m.reps_per_sample = t.reps_per_sample;
+      }
+      m.status = "ok";
+      m.gbps = effective_gbps(job.record.compulsory_bytes, m.median_us);
+    }
+  } catch (const DeviceError& e) {
+    // A fault in a kernel poisons the whole CUDA context: nothing after it can run in this process.
+    const cudaError_t sticky = cudaDeviceSynchronize();
+    m.status = std::string("error: ") + e.what();
+    job.record.upsert(m);
+    if (sticky != cudaSuccess) {
+      db_.upsert(job.record);
+      db_.save();
+      throw DeviceError("the GPU context was lost while running " + v.name() + " (" + e.what() +
+                        "); everything measured so far is saved in " + db_.path() +
+                        ": run the same command again to resume without this variant");
+    }
+    return;
+  } catch (const Error& e) {
+    m.status = std::string("error: ") + e.what();
+  }
+  measure_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++variants_done_;
+  job.record.upsert(m);
+}
+
+void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
+  std::vector<Variant> todo;
+  for (const auto& v : variants)
+    if (!job.record.find(v.name())) todo.push_back(v);
+  job.stage_total = todo.size();
+  job.stage_done = 0;
+  if (todo.empty()) return;
+  // Compile everything this stage needs in parallel first (cached cubins cost nothing).
+  std::vector<Variant> compile;
+  for (const auto& v : todo)
+    if (!job.layout_skip.count(v.layout.name())) compile.push_back(v);
+  const auto errors = ctx_.prepare(compile);
+  std::map<std::string, std::string> compile_error;
+  for (size_t i = 0; i < compile.size(); ++i)
+    if (!errors[i].empty()) compile_error[compile[i].name()] = errors[i];
+  for (const auto& v : todo) {
+    if (out_of_budget()) return;
+    if (auto it = compile_error.find(v.name()); it != compile_error.end()) {
+      MeasurementRecord m;
+      m.variant = v.name();
+      m.status = "error: " + it->second.substr(0, 2000);
+      job.record.upsert(m);
+    } else {
+      measure(job, v);
+    }
+    ++job.stage_done;
+    if (job.stage_done % 8 == 0) progress_line(job);
+    if (job.stage_done % 64 == 0) {  // a killed run loses at most this much
+      db_.upsert(job.record);
+      db_.save();
+    }
+  }
+}
+
+bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
+  const EntryType& entry = a.entry;
+  const ScheduleLimits limits = ScheduleLimits::from(ctx_.device());
+  const std::string hash = matrix_hash(a);
+  const MatrixFeatures features = compute_features(a);
+  const auto x_host = random_vector(a.cols, a.vector_components(), 12345);
+  std::unique_ptr<GpuCheck> check;  // the reference is the same for both precisions
+
+  for (Precision p : options_.precisions) {
+    if (!entry.supports(to_string(p))) continue;
+    Job job;
+    job.a = &a;
+    job.precision = p;
+    job.record.name = a.name;
+    job.record.hash = hash;
+    job.record.entry = entry.name;
+    job.record.precision = to_string(p);
+    job.record.domain = domain;
+    job.record.features = features;
+    job.record.compulsory_bytes = compulsory_bytes(a, p);
+    if (const MatrixRecord* old = db_.find(hash, to_string(p)); old && !options_.remeasure && !db_.stale()) {
+      if (old->complete) {
+        tuned_.emplace_back(hash, to_string(p));
+        ++matrices_done_;
+        if (options_.verbose || options_.progress)
+          std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p)
+                    << ": already tuned, winner " << old->winner << " (use --remeasure to measure again)\n";
+        continue;
+      }
+      job.record.measurements = old->measurements;  // resume
+    }
+    if (out_of_budget()) return false;
+
+    // Pack every layout this mode uses once (in parallel on the host), then upload.
+    const std::vector<Layout> layouts =
+        options_.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
+    std::vector<std::unique_ptr<PackedMatrix>> packs(layouts.size());
+    {
+      std::vector<std::thread> pool;
+      std::vector<std::string> errors(layouts.size());
+      for (size_t i = 0; i < layouts.size(); ++i) {
+        const int64_t need = packed_bytes(a, layouts[i], p);
+        if (need > options_.memory_cap_bytes) {
+          job.layout_skip[layouts[i].name()] = "skipped: the layout needs " + std::to_string(need) +
+                                               " bytes, over the memory cap of " +
+                                               std::to_string(options_.memory_cap_bytes);
+          continue;
+        }
+        pool.emplace_back([&, i] {
+          try {
+            packs[i] = std::make_unique<PackedMatrix>(pack(a, layouts[i], p));
+          } catch (const std::exception& e) {
+            errors[i] = e.what();
+          }
+        });
+      }
+      for (auto& t : pool) t.join();
+      for (size_t i = 0; i < layouts.size(); ++i) {
+        if (!errors[i].empty()) job.layout_skip[layouts[i].name()] = "skipped: " + errors[i];
+        if (!packs[i]) continue;
+        try {
+          job.packed[layouts[i].name()] = std::make_unique<DeviceMatrix>(ctx_, std::move(*packs[i]), entry.name);
+        } catch (const DeviceError& e) {
+          job.layout_skip[layouts[i].name()] = std::string("skipped: ") + e.what();
+        }
+        packs[i].reset();
+      }
+    }
+    for (int vl = 0; vl < 2; ++vl) {
+      const VectorLayout layout = vl == 0 ? VectorLayout::aos : VectorLayout::soa;
+      job.x[vl] = std::make_unique<DeviceVector>(ctx_, a.cols, a.vector_components(), layout, p);
+      job.y[vl] = std::make_unique<DeviceVector>(ctx_, a.rows, a.vector_components(), layout, p);
+      job.x[vl]->upload(x_host);
+    }
+    if (!check) check = std::make_unique<GpuCheck>(ctx_, a, x_host);
+    job.check = std::move(check);
+
+    const auto stage1 = stage_one_variants(entry.name, p, options_.mode, options_.threads_per_row, limits);
+    const size_t grid = all_schedules(limits, {1}).size();
+    job.planned = stage1.size() + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
+    job.stage = "layouts x threads-per-row";
+    run_variants(job, stage1);
+
+    // Stage 2: the schedule grid of the best pairs, and of the best csr-aos-aos pair (the baseline).
+    std::vector<std::pair<double, Variant>> ranked;
+    for (const auto& v : stage1)
+      if (const auto* m = job.record.find(v.name()); m && m->ok()) ranked.emplace_back(m->median_us, v);
+    std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+    std::vector<Variant> sweep;
+    std::set<std::string> chosen;
+    auto add_pair = [&](const Variant& v) {
+      if (!chosen.insert(layout_tpr_key(v)).second) return;
+      for (const auto& g : grid_variants(entry.name, p, v.layout, v.schedule.threads_per_row, limits)) sweep.push_back(g);
+    };
+    for (const auto& [t, v] : ranked)
+      if (v.layout.name() == "csr-aos-aos") {
+        add_pair(v);
+        break;
+      }
+    if (options_.mode == "joint")
+      for (size_t i = 0; i < ranked.size() && static_cast<int>(chosen.size()) < options_.top_layouts + 1; ++i)
+        add_pair(ranked[i].second);
+    job.stage = "schedule grid";
+    run_variants(job, sweep);
+
+    // Winners, timed again with the full method for the reported numbers.
+    const bool stopped = out_of_budget();
+    for (bool baseline : {false, true}) {
+      const MeasurementRecord* best = job.record.best(baseline);
+      if (!best || stopped) continue;
+      MeasurementRecord m = *best;
+      const Variant v = Variant::parse(m.variant);
+      const int vl = v.layout.vector == VectorLayout::aos ? 0 : 1;
+      try {
+        SpmvLaunch launch(ctx_, v, *job.packed.at(v.layout.name()), *job.x[vl], *job.y[vl]);
+        const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.final_timing);
+        m.median_us = t.median_us;
+        m.samples_us = t.samples_us;
+        m.reps_per_sample = t.reps_per_sample;
+        m.gbps = effective_gbps(job.record.compulsory_bytes, m.median_us);
+        job.record.upsert(m);
+      } catch (const Error&) {
+      }
+    }
+    if (const auto* w = job.record.best()) job.record.winner = w->variant;
+    if (const auto* s = job.record.best(true)) job.record.schedule_only = s->variant;
+    job.record.complete = !stopped;
+    db_.upsert(job.record);
+    db_.save();
+    tuned_.emplace_back(hash, to_string(p));
+    if (options_.progress) std::cerr << "\r\033[K";
+    const auto* w = job.record.find(job.record.winner);
+    const auto* s = job.record.find(job.record.schedule_only);
+    std::cerr << a.name << " " << to_string(p) << ": " << (w ? w->variant : "no variant ran") << " "
+              << (w ? std::to_string(w->median_us) + " us, " + std::to_string(static_cast<int>(w->gbps)) + " GB/s" : "")
+              << (w && s ? ", " + std::to_string(s->median_us / w->median_us) + "x schedule-only" : "")
+              << (stopped ? " (budget reached: best so far)" : "") << "\n";
+    check = std::move(job.check);
+    ++matrices_done_;
+    if (stopped) return false;
+  }
+  return true;
+}
+
+void Tuner::finish() {
+  // Group this run's records by (domain, entry, precision); a variant competes for the domain if it ran
+  // on every matrix of it. Score: geometric mean of schedule-only time / its time.
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<const MatrixRecord*>> groups;
+  for (const auto& [hash, prec] : tuned_)
+    if (const MatrixRecord* r = db_.find(hash, prec); r && !r->schedule_only.empty())
+      groups[{r->domain, r->entry, r->precision}].push_back(r);
+  for (const auto& [key, recs] : groups) {
+    std::map<std::string, std::pair<double, int>> score;  // variant -> (sum log speedup, count)
+    for (const MatrixRecord* r : recs) {
+      const double base = r->find(r->schedule_only)->median_us;
+      for (const auto& m : r->measurements)
+        if (m.ok()) {
+          auto& s = score[m.variant];
+          s.first += std::log(base / m.median_us);
+          ++s.second;
+        }
+    }
+    TuningDatabase::DomainRecord d;
+    std::tie(d.domain, d.entry, d.precision) = key;
+    double best = -1e300;
+    for (const auto& [variant, s] : score)
+      if (s.second == static_cast<int>(recs.size()) && s.first > best) {
+        best = s.first;
+        d.winner = variant;
+      }
+    if (d.winner.empty()) continue;
+    d.geomean_speedup = std::exp(best / recs.size());
+    for (const MatrixRecord* r : recs) d.matrices.push_back(r->name);
+    db_.set_domain(d);
+  }
+  db_.save();
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,76 @@
+#pragma once
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/host_matrix.hpp"
+#include "runtime/context.hpp"
+#include "generator/search_space.hpp"
+#include "runtime/gpu_timer.hpp"
+#include "tuner/database.hpp"
+
+namespace jitsparse {
+
+struct TuneOptions {
+  std::string mode = "joint";  // "joint": layouts and schedules; "schedule": schedules on csr-aos-aos only
+  std::vector<Precision> precisions = {Precision::f32, Precision::f64};
+  double budget_seconds = 0;           // 0: no limit; else stop cleanly with the best found so far
+  bool remeasure = false;              // ignore measurements already in the database
+  int64_t memory_cap_bytes = 0;        // a layout packing larger than this is skipped; 0: a quarter of GPU memory
+  std::vector<int> threads_per_row = {1, 2, 4, 8, 16, 32};
+  int top_layouts = 2;                 // (layout, threads per row) pairs whose whole n_t x n_b grid is measured
+  TimingOptions search_timing{1, 3, 0.3, 100000};  // quick timing while searching
+  TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
+  double variant_time_limit_ms = 500;  // a single launch slower than this is recorded as "timeout"
+  bool progress = true;                // progress line with ETA on stderr (when it is a terminal)
+  bool verbose = false;                // a line per matrix even without a terminal
+};
+
+// The search of DESIGN.md: per matrix and precision, stage 1 measures every layout x threads-per-row with
+// one default schedule; stage 2 measures the whole n_t x n_b x {static, dynamic} grid for the best
+// (layout, threads-per-row) pairs and for the best csr-aos-aos pair (the schedule-only baseline). Every
+// variant is verified on the GPU against the CPU reference before it is timed; failures are recorded and
+// the search goes on. Results go to the database after each matrix (resumable).
+class Tuner {
+ public:
+  Tuner(Context& ctx, TuningDatabase& db, TuneOptions options);
+
+  // Tunes one matrix in every requested precision. Returns false when the budget ran out.
+  bool tune(const HostMatrix& a, const std::string& domain);
+  // Domain winners over everything tuned in this run (geometric mean of the speedup over schedule-only).
+  void finish();
+  // The tune-result document (tuner/report.hpp renders it).
+  nlohmann::json report() const;
+  bool out_of_budget() const;
+  void set_planned_matrices(int n) { planned_matrices_ = n; }
+
+ private:
+  struct Job;
+  void run_variants(Job& job, const std::vector<Variant>& variants);
+  void measure(Job& job, const Variant& v);
+  void progress_line(const Job& job, bool force = false);
+  double elapsed() const;
+
+  Context& ctx_;
+  TuningDatabase& db_;
+  TuneOptions options_;
+  std::chrono::steady_clock::time_point start_;
+  std::vector<std::pair<std::string, std::string>> tuned_;  // (hash, precision) of this run
+  std::string started_iso_;
+  int planned_matrices_ = 0;
+  int matrices_done_ = 0;
+  size_t variants_done_ = 0;
+  double measure_seconds_ = 0;
+};
+
+// Stage-1 and grid variants for one entry/precision (exposed for tests and for `jitsparse tune --dry-run`).
+std::vector<Variant> stage_one_variants(const std::string& entry, Precision p, const std::string& mode,
+                                        const std::vector<int>& threads_per_row, const ScheduleLimits& limits);
+std::vector<Variant> grid_variants(const std::string& entry, Precision p, const Layout& layout, int threads_per_row,
+                                   const ScheduleLimits& limits);
+
+}  // namespace jitsparse
