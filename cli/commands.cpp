@@ -6,6 +6,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
       {"info", "version, entry types and the GPU found (or why none)", run_info},
       {"tune", "search layouts and schedules on this GPU (the main job); report and tuning database", run_tune},
+      {"bench", "the tuned variants against cuSPARSE, side by side; table, JSON lines and HTML", run_bench},
       {"export", "write the tuned (or given) variants as .cu sources and a CMakeLists.txt for nvcc", run_export},
       {"generate", "write the built-in domain matrices, or one from your mesh, as Matrix Market", run_generate},
   };

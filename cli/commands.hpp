@@ -17,6 +17,7 @@ const std::vector<Command>& commands();
 int run_info(const std::vector<std::string>& args);
 int run_tune(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_bench(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
 
 }  // namespace jitsparse::cli

@@ -24,12 +24,16 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
                      }});
     return out;
   }
-  auto file_source = [&](const fs::path& p, const std::string& domain) {
-    ReadOptions o;
-    o.entry = entry;
-    return MatrixSource{p.stem().string(), domain, [p, o] { return read_matrix_market(p.string(), o); }};
-  };
-  for (const auto& path : paths) {
+  for (const auto& arg : paths) {
+    // "folder@complex": a path with its own entry type
+    const auto at = arg.rfind('@');
+    const std::string path = at == std::string::npos ? arg : arg.substr(0, at);
+    const std::string path_entry = at == std::string::npos ? entry : arg.substr(at + 1);
+    auto file_source = [&](const fs::path& p, const std::string& domain) {
+      ReadOptions o;
+      o.entry = path_entry;
+      return MatrixSource{p.stem().string(), domain, [p, o] { return read_matrix_market(p.string(), o); }};
+    };
     const fs::path p(path);
     if (fs::is_directory(p)) {
       std::vector<fs::path> files;
@@ -40,7 +44,7 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
       const std::string domain = fs::absolute(p).lexically_normal().filename().string();
       for (const auto& f : files) out.push_back(file_source(f, domain.empty() ? path : domain));
     } else if (fs::is_regular_file(p)) {
-      out.push_back(file_source(p, "files-" + entry));
+      out.push_back(file_source(p, "files-" + path_entry));
     } else {
       throw InvalidArgument("no such matrix file or folder: '" + path + "'");
     }

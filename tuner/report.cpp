@@ -1,6 +1,7 @@
 #include "tuner/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -76,7 +77,7 @@ std::string grouped(double v) {
 std::string scalar_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_number_integer()) return grouped(v.get<double>());
+  if (v.is_number_integer()) return fixed(v.get<double>(), 0);
   if (auto d = number_value(v)) return fixed(*d, std::fabs(*d) >= 100 ? 1 : 3);
   return "";
 }
@@ -171,7 +172,7 @@ std::string page_open(const std::string& title) {
          "svg text{font-family:system-ui,sans-serif;font-size:11px;fill:#333}\n"
          "svg .bar{fill:#4a7fb5}svg .bar.warn{fill:#d9822b}svg .ref{stroke:#c33;stroke-width:1.5;"
          "stroke-dasharray:4 3}svg .grid{stroke:#e4e4e4}svg .axis{stroke:#888}svg text.title{font-weight:600}\n"
-         "svg .cell{stroke:#fff}svg .cell.best{stroke:#000;stroke-width:2}\n"
+         "svg text.val{paint-order:stroke;stroke:#fff;stroke-width:3px}svg .cell{stroke:#fff}svg .cell.best{stroke:#000;stroke-width:2}\n"
          "</style>\n</head>\n<body>\n";
 }
 
@@ -223,7 +224,7 @@ std::string truncated(const std::string& s, size_t max_chars) {
 // Horizontal bars, one per row; a bar without a value shows "n/a" and no bar.
 std::string svg_bar_chart(const std::vector<Bar>& bars, const BarChartOptions& opt) {
   if (bars.empty()) return "<p class=\"na\">no data to plot</p>\n";
-  const double width = 760, row_h = 20, top = 8, bottom = 38;
+  const double width = 760, row_h = 20, top = 18, bottom = 36;
   size_t longest = 0;
   for (const auto& b : bars) longest = std::max(longest, b.label.size());
   const size_t max_chars = 52;
@@ -247,6 +248,13 @@ std::string svg_bar_chart(const std::vector<Bar>& bars, const BarChartOptions& o
            "\" y2=\"" + svg_num(plot_bottom) + "\"/>";
     out += svg_text(x, plot_bottom + 14, html_escape(step < 1 ? fixed(t, 1) : grouped(t)), "middle") + "\n";
   }
+  // The reference line goes under the bars so that their value labels stay readable.
+  if (opt.reference && *opt.reference > 0) {
+    const double x = x_of(*opt.reference);
+    out += "<line class=\"ref\" x1=\"" + svg_num(x) + "\" y1=\"" + svg_num(top - 4) + "\" x2=\"" + svg_num(x) +
+           "\" y2=\"" + svg_num(plot_bottom + 2) + "\"/>\n";
+    if (!opt.reference_label.empty()) out += svg_text(x + 4, top - 6, html_escape(opt.reference_label)) + "\n";
+  }
   for (size_t i = 0; i < bars.size(); ++i) {
     const Bar& b = bars[i];
     const double y = top + row_h * static_cast<double>(i);
@@ -256,7 +264,7 @@ std::string svg_bar_chart(const std::vector<Bar>& bars, const BarChartOptions& o
       const double xe = x_of(*b.value);
       out += "<rect class=\"bar" + std::string(b.warn ? " warn" : "") + "\" x=\"" + svg_num(x0) + "\" y=\"" +
              svg_num(y + 3) + "\" width=\"" + svg_num(std::max(xe - x0, 1.0)) + "\" height=\"14\"/>";
-      out += svg_text(xe + 4, y + 14, b.value_text);
+      out += svg_text(xe + 4, y + 14, b.value_text, "start", "val");
     } else {
       out += svg_text(x0 + 4, y + 14, "n/a");
     }
@@ -264,14 +272,7 @@ std::string svg_bar_chart(const std::vector<Bar>& bars, const BarChartOptions& o
   }
   out += "<line class=\"axis\" x1=\"" + svg_num(x0) + "\" y1=\"" + svg_num(top) + "\" x2=\"" + svg_num(x0) +
          "\" y2=\"" + svg_num(plot_bottom) + "\"/>\n";
-  if (opt.reference && *opt.reference > 0) {
-    const double x = x_of(*opt.reference);
-    out += "<line class=\"ref\" x1=\"" + svg_num(x) + "\" y1=\"" + svg_num(top - 4) + "\" x2=\"" + svg_num(x) +
-           "\" y2=\"" + svg_num(plot_bottom + 4) + "\"/>\n";
-    if (!opt.reference_label.empty())
-      out += svg_text(x + 4, plot_bottom + 28, html_escape(opt.reference_label), "start") + "\n";
-  }
-  out += svg_text((x0 + x1) / 2, plot_bottom + 28, html_escape(opt.axis_label), "end", "title") + "\n";
+  out += svg_text((x0 + x1) / 2, plot_bottom + 30, html_escape(opt.axis_label), "middle", "title") + "\n";
   return out + "</svg>\n";
 }
 
@@ -308,7 +309,7 @@ std::string svg_heatmap(const Heatmap& m, int id) {
   for (const auto& row : m.us)
     for (const auto& v : row)
       if (v && *v > 0 && (!best || *v < *best)) best = v;
-  const double cw = 56, ch = 22, left = 74, top = 8;
+  const double cw = 56, ch = 22, left = 74, top = 22;
   const double grid_w = cw * static_cast<double>(m.col_labels.size());
   const double grid_h = ch * static_cast<double>(m.row_labels.size());
   const double width = std::max(left + grid_w + 10, 260.0), height = top + grid_h + 40;
@@ -340,8 +341,7 @@ std::string svg_heatmap(const Heatmap& m, int id) {
     out += svg_text(left + cw * (static_cast<double>(j) + 0.5), top + grid_h + 14,
                     m.col_labels[j].empty() ? "n/a" : html_escape(m.col_labels[j]), "middle");
   out += "\n" + svg_text(left + grid_w / 2, top + grid_h + 32, "n_b (blocks per SM)", "middle", "title");
-  out += "<text class=\"title\" text-anchor=\"middle\" transform=\"translate(14," + svg_num(top + grid_h / 2) +
-         ") rotate(-90)\">n_t (threads per block)</text>\n";
+  out += svg_text(4, 13, "n_t (threads per block) &darr;", "start", "title") + "\n";
   return out + "</svg>\n";
 }
 
@@ -412,7 +412,7 @@ std::string tune_summary(const json& t) {
   std::string out = "<h2>Summary</h2>\n";
   if (matrices.empty()) return out + "<p class=\"na\">no matrices were tuned</p>\n";
   out += "<table>\n" + header_row({"matrix", "entry", "precision", "rows", "nnz", "winner layout", "schedule",
-                                   "median &micro;s", "GB/s", "schedule-only &micro;s", "speedup over schedule-only"});
+                                   "median &micro;s", "GB/s", "schedule-only &micro;s", "speedup vs schedule-only"});
   for (size_t i = 0; i < matrices.size(); ++i) {
     const json& m = matrices[i];
     const json& win = object_of(m, "winner");

@@ -1,0 +1,208 @@
+// jitsparse bench: the tuned variant of this GPU against every cuSPARSE path a user would try, timed the
+// same way in the same process, all checked against the CPU reference.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "bench/cusparse_baseline.hpp"
+#include "bench/stream_bandwidth.hpp"
+#include "cli/commands.hpp"
+#include "cli/matrix_sources.hpp"
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "core/random_matrix.hpp"
+#include "core/yardstick.hpp"
+#include "runtime/context.hpp"
+#include "runtime/spmv.hpp"
+#include "tuner/gpu_check.hpp"
+#include "tuner/report.hpp"
+#include "tuner/select.hpp"
+#include "tuner/tuner.hpp"
+
+namespace po = boost::program_options;
+
+namespace jitsparse::cli {
+namespace {
+
+nlohmann::json row(const std::string& matrix, const HostMatrix& a, Precision p, const std::string& method,
+                   bool ours, const std::string& status, double us, double gbps, double stream_gbps) {
+  nlohmann::json r = {{"matrix", matrix}, {"entry", a.entry.name}, {"precision", to_string(p)},
+                      {"rows", a.rows}, {"cols", a.cols}, {"nnz", a.nnz()},
+                      {"method", method}, {"is_jitsparse", ours}, {"status", status}};
+  if (status == "ok") {
+    r["median_us"] = us;
+    r["gbps"] = gbps;
+    r["fraction_of_stream"] = stream_gbps > 0 ? nlohmann::json(gbps / stream_gbps) : nullptr;
+  } else {
+    r["median_us"] = nullptr;
+    r["gbps"] = nullptr;
+    r["fraction_of_stream"] = nullptr;
+  }
+  r["speedup_vs_best_cusparse"] = nullptr;
+  return r;
+}
+
+// Our variant on one matrix and precision: verified on the GPU, then timed the full way.
+nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const Selection& sel,
+                         const TimingOptions& timing, double stream_gbps) {
+  const Variant& v = sel.variant;
+  const std::string method = "jitsparse " + v.name() + " (" + sel.level + ")";
+  try {
+    DeviceMatrix da(ctx, a, v.layout, p);
+    const auto x = random_vector(a.cols, a.vector_components(), 12345);
+    DeviceVector dx(ctx, a.cols, a.vector_components(), v.layout.vector, p);
+    DeviceVector dy(ctx, a.rows, a.vector_components(), v.layout.vector, p);
+    dx.upload(x);
+    SpmvLaunch launch(ctx, v, da, dx, dy);
+    launch.launch();
+    dy.poison();
+    launch.launch();
+    GpuCheck check(ctx, a, x);
+    const std::string wrong = check.check(dy);
+    if (!wrong.empty()) return row(a.name, a, p, method, true, "wrong: " + wrong, 0, 0, stream_gbps);
+    const TimingResult t = time_on_stream(ctx.stream(), [&] { launch.launch(); }, timing);
+    auto r = row(a.name, a, p, method, true, "ok", t.median_us, effective_gbps(compulsory_bytes(a, p), t.median_us), stream_gbps);
+    r["samples_us"] = t.samples_us;
+    r["device_bytes"] = da.bytes();
+    r["variant"] = v.name();
+    r["selection"] = sel.level;
+    return r;
+  } catch (const Error& e) {
+    return row(a.name, a, p, method, true, std::string("error: ") + e.what(), 0, 0, stream_gbps);
+  }
+}
+
+}  // namespace
+
+int run_bench(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "jitsparse bench [matrices or folders...] [options]\n\n"
+      "For each matrix (files, folders, or the built-in set) and precision: the tuned variant of this GPU\n"
+      "against cuSPARSE (CSR ALG1/ALG2; BSR generic and legacy, row- and column-major blocks, and CSR of the\n"
+      "expanded real matrix for blocks and quaternions), timed the same way (CUDA events, median), each\n"
+      "checked against the CPU reference. Matrices not tuned yet are tuned first (see --no-tune).\n"
+      "'folder@complex' gives a folder its own entry type.\n\nOptions");
+  opts.add_options()("help,h", "show this help")
+      ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
+      ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
+      ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices")
+      ("no-tune", "do not tune untuned matrices: use the nearest tuned one's winner (or the default)")
+      ("samples", po::value<int>()->default_value(9), "timing samples per method (median reported)")
+      ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
+      ("device", po::value<int>()->default_value(0), "GPU ordinal");
+  po::options_description hidden;
+  hidden.add_options()("matrix", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("matrix", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\n";
+    return 0;
+  }
+  po::notify(vm);
+  if (vm.count("entry-config"))
+    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
+      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
+  std::vector<Precision> precisions = {Precision::f32, Precision::f64};
+  if (vm["precision"].as<std::string>() != "both") precisions = {parse_precision(vm["precision"].as<std::string>())};
+  const std::vector<std::string> paths = vm.count("matrix") ? vm["matrix"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const auto sources = matrix_sources(paths, vm["entry"].as<std::string>(), vm["builtin"].as<std::string>());
+  TimingOptions timing;
+  timing.samples = vm["samples"].as<int>();
+
+  Context ctx(vm["device"].as<int>());
+  TuningDatabase db(ctx.device(), ctx.cache_root());
+  const std::string out = vm["output"].as<std::string>();
+  std::filesystem::create_directories(out);
+
+  StreamBandwidthOptions so;
+  so.device = ctx.device().ordinal;
+  const StreamBandwidthResult stream = measure_stream_bandwidth(so);
+  const double stream_gbps = std::max(stream.copy_gbps, stream.read_gbps);
+  std::cout << "stream bandwidth on " << ctx.device().name << ": copy " << stream.copy_gbps << " GB/s, read "
+            << stream.read_gbps << " GB/s; cuSPARSE " << cusparse_version_string() << "\n";
+
+  nlohmann::json rows = nlohmann::json::array();
+  std::ofstream jsonl(out + "/bench.jsonl");
+  TuneOptions tune_options;
+  tune_options.precisions = precisions;
+  Tuner tuner(ctx, db, tune_options);
+  tuner.set_planned_matrices(static_cast<int>(sources.size()));
+  for (const auto& src : sources) {
+    const HostMatrix a = src.load();
+    if (!vm.count("no-tune")) tuner.tune(a, src.domain);
+    for (Precision p : precisions) {
+      if (!a.entry.supports(to_string(p))) continue;
+      nlohmann::json group = nlohmann::json::array();
+      const Selection sel = select_variant(db, a, p, ScheduleLimits::from(ctx.device()));
+      group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps));
+      BaselineOptions bo;
+      bo.timing = timing;
+      bo.device = ctx.device().ordinal;
+      const auto x = random_vector(a.cols, a.vector_components(), 12345);
+      for (const auto& b : run_cusparse_baselines(a, p, x, bo)) {
+        auto r = row(a.name, a, p, b.method, false, b.ok() ? "ok" : b.status + (b.detail.empty() ? "" : ": " + b.detail),
+                     b.median_us, b.gbps, stream_gbps);
+        if (b.ok()) {
+          r["samples_us"] = b.samples_us;
+          r["device_bytes"] = b.device_bytes;
+        }
+        group.push_back(r);
+      }
+      double best_cusparse = 0;
+      for (const auto& r : group)
+        if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok")
+          best_cusparse = best_cusparse == 0 ? r["median_us"].get<double>() : std::min(best_cusparse, r["median_us"].get<double>());
+      auto& ours = group[0];
+      if (ours["status"] == "ok" && best_cusparse > 0) ours["speedup_vs_best_cusparse"] = best_cusparse / ours["median_us"].get<double>();
+      for (auto& r : group) {
+        if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok" && ours["status"] == "ok")
+          r["speedup_vs_best_cusparse"] = nullptr;
+        jsonl << r.dump() << "\n";
+        rows.push_back(r);
+        std::printf("%-22s %-4s %-64s %-10s %10s %8s %6s %s\n", a.name.c_str(), to_string(p).c_str(),
+                    r["method"].get<std::string>().substr(0, 64).c_str(),
+                    r["status"].get<std::string>().substr(0, 10).c_str(),
+                    r["median_us"].is_null() ? "-" : std::to_string(r["median_us"].get<double>()).substr(0, 9).c_str(),
+                    r["gbps"].is_null() ? "-" : std::to_string(static_cast<int>(r["gbps"].get<double>())).c_str(),
+                    r["fraction_of_stream"].is_null() ? "-" : std::to_string(r["fraction_of_stream"].get<double>()).substr(0, 5).c_str(),
+                    r["speedup_vs_best_cusparse"].is_null() ? "" : ("x" + std::to_string(r["speedup_vs_best_cusparse"].get<double>()).substr(0, 5)).c_str());
+      }
+      std::fflush(stdout);
+    }
+  }
+  const DeviceInfo& d = ctx.device();
+  nlohmann::json doc = {{"tool", "jitsparse " JITSPARSE_VERSION},
+                        {"gpu", {{"name", d.name}, {"arch", d.arch()}, {"sm_count", d.sm_count}, {"driver_version", d.driver_version}}},
+                        {"cusparse_version", cusparse_version_string()},
+                        {"stream", {{"copy_gbps", stream.copy_gbps}, {"read_gbps", stream.read_gbps}, {"bytes", stream.bytes}}},
+                        {"rows", rows}};
+  write_file_atomically(out + "/bench.json", doc.dump(1));
+  write_bench_report_html(doc, out + "/bench.html");
+  std::cout << "\nresults: " << out << "/bench.html, bench.json, bench.jsonl (one JSON line per row)\n";
+  std::printf("\n%-22s %-4s %10s %8s %7s %10s %8s %s\n", "matrix", "prec", "ours us", "GB/s", "stream", "cuSPARSE", "GB/s", "speedup (best cuSPARSE method)");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (!r["is_jitsparse"].get<bool>()) continue;
+    const nlohmann::json* best = nullptr;
+    for (size_t k = i + 1; k < rows.size() && !rows[k]["is_jitsparse"].get<bool>(); ++k)
+      if (rows[k]["status"] == "ok" && (!best || rows[k]["median_us"].get<double>() < (*best)["median_us"].get<double>())) best = &rows[k];
+    std::printf("%-22s %-4s %10.2f %8.0f %6.0f%% %10.2f %8.0f %s\n", r["matrix"].get<std::string>().c_str(),
+                r["precision"].get<std::string>().c_str(), r["median_us"].is_null() ? 0.0 : r["median_us"].get<double>(),
+                r["gbps"].is_null() ? 0.0 : r["gbps"].get<double>(),
+                r["fraction_of_stream"].is_null() ? 0.0 : 100 * r["fraction_of_stream"].get<double>(),
+                best ? (*best)["median_us"].get<double>() : 0.0, best ? (*best)["gbps"].get<double>() : 0.0,
+                r["speedup_vs_best_cusparse"].is_null() ? "n/a" : (std::to_string(r["speedup_vs_best_cusparse"].get<double>()).substr(0, 5) + "x (" + (best ? (*best)["method"].get<std::string>() : "") + ")").c_str());
+  }
+  return 0;
+}
+
+}  // namespace jitsparse::cli
