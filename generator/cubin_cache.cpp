@@ -23,7 +23,7 @@ CubinCache::CubinCache(std::string root) {
 std::string CubinCache::key(const GeneratedSource& source, const CompileOptions& options) const {
   Sha1 h;
   h.update(source.source);
-  h.update(source.kernel_expression);
+  for (const auto& e : source.kernel_expressions) h.update(e);
   h.update(device_headers().digest);
   for (const auto& o : nvrtc_options(options)) h.update(o);
   h.update(nvrtc_version());
@@ -32,8 +32,8 @@ std::string CubinCache::key(const GeneratedSource& source, const CompileOptions&
 
 std::string CubinCache::path_of(const std::string& key) const { return dir_ + "/" + key + ".cubin"; }
 
-// File: magic line, one JSON line {lowered_name, arch, size, sha1, variant}, then the cubin bytes.
-std::optional<CompiledKernel> CubinCache::load(const std::string& key, const std::string& variant_name) const {
+// File: magic line, one JSON line {lowered_names, variants, arch, size, sha1}, then the cubin bytes.
+std::optional<CompiledKernel> CubinCache::load(const std::string& key, const GeneratedSource& source) const {
   const std::string path = path_of(key);
   auto content = read_file(path);
   if (!content) return std::nullopt;
@@ -52,15 +52,21 @@ std::optional<CompiledKernel> CubinCache::load(const std::string& key, const std
   } catch (const std::exception&) {
     return corrupt("unreadable metadata");
   }
-  if (!meta.is_object() || !meta.contains("size") || !meta.contains("sha1") || !meta.contains("lowered_name"))
+  if (!meta.is_object() || !meta.contains("size") || !meta.contains("sha1") || !meta.contains("lowered_names"))
     return corrupt("incomplete metadata");
   const size_t size = meta["size"].get<size_t>();
   if (content->size() - eol - 1 != size) return corrupt("size mismatch (truncated?)");
   const char* payload = content->data() + eol + 1;
   if (sha1_hex(payload, size) != meta["sha1"].get<std::string>()) return corrupt("checksum mismatch");
   CompiledKernel k;
-  k.variant_name = variant_name;
-  k.lowered_name = meta["lowered_name"].get<std::string>();
+  k.name = source.name;
+  k.variant_names = source.variant_names;
+  try {
+    k.lowered_names = meta["lowered_names"].get<std::vector<std::string>>();
+  } catch (const std::exception&) {
+    return corrupt("unreadable kernel names");
+  }
+  if (k.lowered_names.size() != k.variant_names.size()) return corrupt("kernel count mismatch");
   k.arch = meta.value("arch", "");
   k.cubin.assign(payload, payload + size);
   k.from_cache = true;
@@ -68,9 +74,9 @@ std::optional<CompiledKernel> CubinCache::load(const std::string& key, const std
 }
 
 void CubinCache::store(const std::string& key, const CompiledKernel& k) const {
-  nlohmann::json meta = {{"lowered_name", k.lowered_name},
+  nlohmann::json meta = {{"lowered_names", k.lowered_names},
                          {"arch", k.arch},
-                         {"variant", k.variant_name},
+                         {"variants", k.variant_names},
                          {"size", k.cubin.size()},
                          {"sha1", sha1_hex(k.cubin.data(), k.cubin.size())}};
   std::string content = kMagic + meta.dump() + "\n";

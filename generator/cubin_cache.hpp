@@ -14,7 +14,7 @@ class CubinCache {
  public:
   explicit CubinCache(std::string root = "");  // "" = cache_root()
   std::string key(const GeneratedSource& source, const CompileOptions& options) const;
-  std::optional<CompiledKernel> load(const std::string& key, const std::string& variant_name) const;
+  std::optional<CompiledKernel> load(const std::string& key, const GeneratedSource& source) const;
   void store(const std::string& key, const CompiledKernel& kernel) const;
   std::string path_of(const std::string& key) const;
   const std::string& dir() const { return dir_; }

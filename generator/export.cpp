@@ -29,12 +29,13 @@ std::string launch_signature(const Variant& v) {
 // The .cu of one variant: the generated source (entry struct), then a launch function that instantiates
 // the kernel with the same template arguments NVRTC would.
 std::string variant_unit(const Variant& v) {
-  const GeneratedSource src = generate_source(v, EntryRegistry::instance().get(v.entry));
+  const EntryType& entry = EntryRegistry::instance().get(v.entry);
+  const GeneratedSource src = generate_source(v, entry);
   std::ostringstream o;
   o << src.source << "\n#include \"jitsparse_exported.h\"\n\n"
     << "// grid = blocks per SM x SM count. Dynamic schedules need params.counters -> two zeroed unsigned ints.\n"
     << launch_signature(v) << " {\n"
-    << "  " << src.kernel_expression << "<<<" << v.schedule.blocks_per_sm << " * sm_count, "
+    << "  " << kernel_expression(v, entry) << "<<<" << v.schedule.blocks_per_sm << " * sm_count, "
     << v.schedule.threads << ", 0, stream>>>(params);\n"
     << "  return cudaGetLastError();\n}\n";
   return o.str();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -16,45 +17,86 @@ KernelBuilder::KernelBuilder(std::string arch, std::string cache_root) : cache_(
 
 CompiledKernel KernelBuilder::build(const Variant& v) const {
   check_schedule(v.schedule);
-  const EntryType& entry = EntryRegistry::instance().get(v.entry);
-  return build(generate_source(v, entry));
+  return build(generate_source(v, EntryRegistry::instance().get(v.entry)));
 }
 
 CompiledKernel KernelBuilder::build(const GeneratedSource& src) const {
   const std::string key = cache_.key(src, options_);
-  if (auto hit = cache_.load(key, src.variant_name)) return *hit;
+  if (auto hit = cache_.load(key, src)) return *hit;
   CompiledKernel k = compile_with_nvrtc(src, options_);
   cache_.store(key, k);
   return k;
 }
 
+namespace {
+
+// Variants with the same key share a program: everything but threads and blocks per SM.
+std::string program_key(const Variant& v) {
+  Variant k = v;
+  k.schedule.threads = 32;
+  k.schedule.blocks_per_sm = 1;
+  return k.name();
+}
+
+}  // namespace
+
 std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<Variant>& variants, int threads,
-                                                             const std::function<void(size_t, size_t)>& progress) const {
-  std::vector<Outcome> out(variants.size());
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min<int>(threads, static_cast<int>(std::max<size_t>(1, variants.size())));
+                                                             const std::function<void(size_t, size_t)>& progress,
+                                                             size_t max_group) const {
   EntryRegistry::instance();  // load configs before the workers start
+  std::map<std::string, size_t> program_of;  // key -> the open (not full) program of that key
+  std::vector<std::vector<Variant>> programs;
+  std::vector<size_t> variant_program(variants.size());
+  std::vector<Outcome> out(variants.size());
+  for (size_t i = 0; i < variants.size(); ++i) {
+    out[i].variant = variants[i];
+    try {
+      check_schedule(variants[i].schedule);
+      const std::string key = program_key(variants[i]);
+      auto it = program_of.find(key);
+      if (it == program_of.end() || programs[it->second].size() >= max_group) {
+        program_of[key] = programs.size();
+        programs.emplace_back();
+      }
+      const size_t p = program_of[key];
+      if (std::find(programs[p].begin(), programs[p].end(), variants[i]) == programs[p].end())
+        programs[p].push_back(variants[i]);
+      variant_program[i] = p;
+    } catch (const std::exception& e) {
+      out[i].error = e.what();
+      variant_program[i] = SIZE_MAX;
+    }
+  }
+  std::vector<std::shared_ptr<const CompiledKernel>> built(programs.size());
+  std::vector<std::string> errors(programs.size());
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min<int>(threads, static_cast<int>(std::max<size_t>(1, programs.size())));
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   auto worker = [&] {
-    for (size_t i = next++; i < variants.size(); i = next++) {
-      out[i].variant = variants[i];
+    for (size_t i = next++; i < programs.size(); i = next++) {
       try {
-        out[i].kernel = build(variants[i]);
-        out[i].ok = true;
+        built[i] = std::make_shared<const CompiledKernel>(
+            build(generate_program(programs[i], EntryRegistry::instance().get(programs[i].front().entry))));
       } catch (const std::exception& e) {
-        out[i].error = e.what();
+        errors[i] = e.what();
       }
       const size_t d = ++done;
       if (progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(d, variants.size());
+        progress(d, programs.size());
       }
     }
   };
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  for (size_t i = 0; i < variants.size(); ++i) {
+    if (variant_program[i] == SIZE_MAX) continue;
+    out[i].program = built[variant_program[i]];
+    out[i].ok = out[i].program != nullptr;
+    if (!out[i].ok) out[i].error = errors[variant_program[i]];
+  }
   return out;
 }
 

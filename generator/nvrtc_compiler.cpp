@@ -70,9 +70,9 @@ CompiledKernel compile_with_nvrtc(const GeneratedSource& source, const CompileOp
   const std::string file = "jitsparse_variant.cu";
   check(nvrtcCreateProgram(&prog.p, source.source.c_str(), file.c_str(), static_cast<int>(names.size()),
                            contents.data(), names.data()),
-        "create program", source.variant_name);
-  check(nvrtcAddNameExpression(prog.p, source.kernel_expression.c_str()), "add name expression",
-        source.variant_name);
+        "create program", source.name);
+  for (const auto& e : source.kernel_expressions)
+    check(nvrtcAddNameExpression(prog.p, e.c_str()), "add name expression", source.name);
   const auto opts = nvrtc_options(options);
   std::vector<const char*> opt_ptrs;
   for (const auto& o : opts) opt_ptrs.push_back(o.c_str());
@@ -83,20 +83,22 @@ CompiledKernel compile_with_nvrtc(const GeneratedSource& source, const CompileOp
   if (log_size > 1) nvrtcGetProgramLog(prog.p, log.data());
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   if (result != NVRTC_SUCCESS)
-    throw CompileError("NVRTC could not compile " + source.variant_name + " (" + nvrtcGetErrorString(result) +
+    throw CompileError("NVRTC could not compile " + source.name + " (" + nvrtcGetErrorString(result) +
                        "):\n" + log + "\n--- generated source ---\n" + source.source);
   CompiledKernel k;
-  k.variant_name = source.variant_name;
+  k.name = source.name;
+  k.variant_names = source.variant_names;
   k.arch = options.arch;
   k.log = log;
-  const char* lowered = nullptr;
-  check(nvrtcGetLoweredName(prog.p, source.kernel_expression.c_str(), &lowered), "get lowered name",
-        source.variant_name);
-  k.lowered_name = lowered;
+  for (const auto& e : source.kernel_expressions) {
+    const char* lowered = nullptr;
+    check(nvrtcGetLoweredName(prog.p, e.c_str(), &lowered), "get lowered name", source.name);
+    k.lowered_names.push_back(lowered);
+  }
   size_t size = 0;
-  check(nvrtcGetCUBINSize(prog.p, &size), "get cubin size", source.variant_name);
+  check(nvrtcGetCUBINSize(prog.p, &size), "get cubin size", source.name);
   k.cubin.resize(size);
-  check(nvrtcGetCUBIN(prog.p, k.cubin.data()), "get cubin", source.variant_name);
+  check(nvrtcGetCUBIN(prog.p, k.cubin.data()), "get cubin", source.name);
   k.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return k;
 }

@@ -11,10 +11,12 @@ struct CompileOptions {
   std::vector<std::string> extra;   // further NVRTC options
 };
 
+// A compiled program: one cubin holding a kernel per variant.
 struct CompiledKernel {
-  std::string variant_name;
+  std::string name;                        // the program's name, for messages
   std::string arch;
-  std::string lowered_name;        // mangled name of the instantiated kernel
+  std::vector<std::string> variant_names;  // one per kernel
+  std::vector<std::string> lowered_names;  // mangled kernel names, aligned with variant_names
   std::vector<char> cubin;
   std::string log;                 // NVRTC's log (warnings)
   bool from_cache = false;

@@ -6,18 +6,24 @@
 
 namespace jitsparse {
 
-// The CUDA source of one variant: the entry type's struct (from its JSON snippets) and the name
-// expression of the kernel template to instantiate (templates/jitsparse/spmv.cuh).
+// The CUDA source of one NVRTC program: the entry type's struct (from its JSON snippets) and the name
+// expressions of the kernel templates to instantiate (templates/jitsparse/spmv.cuh), one per variant.
+// Several variants share a program because NVRTC's front end then runs once for all of them.
 struct GeneratedSource {
-  std::string variant_name;
-  std::string source;             // includes "jitsparse/spmv.cuh"
-  std::string kernel_expression;  // e.g. jitsparse::spmv<double, jitsparse_entry::complex<double>, ...>
+  std::string name;                              // for messages, e.g. the first variant's name
+  std::string source;                            // includes "jitsparse/spmv.cuh"
+  std::vector<std::string> variant_names;        // one per kernel
+  std::vector<std::string> kernel_expressions;   // e.g. jitsparse::spmv<double, jitsparse_entry::complex<double>, ...>
 };
 
 // `template <class T> struct <name> { Matrix, Vector, zero, mac, set, get }` for the entry type.
 std::string entry_struct_source(const EntryType& entry);
 // Throws InvalidArgument if the entry type does not support the variant's precision.
 GeneratedSource generate_source(const Variant& v, const EntryType& entry);
+// One program for several variants of the same entry type and precision.
+GeneratedSource generate_program(const std::vector<Variant>& variants, const EntryType& entry);
+// The template instantiation of a variant, e.g. jitsparse::spmv<float, jitsparse_entry::real<float>, ...>.
+std::string kernel_expression(const Variant& v, const EntryType& entry);
 
 // Embedded device headers as (name, content), in the order NVRTC is given them.
 struct HeaderSet {

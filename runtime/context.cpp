@@ -20,20 +20,20 @@ Context::~Context() {
   if (stream_) cudaStreamDestroy(stream_);
 }
 
-cudaKernel_t Context::load(const CompiledKernel& k) {
+void Context::load(const CompiledKernel& k) {
   cudaLibrary_t lib = nullptr;
   cudaError_t e = cudaLibraryLoadData(&lib, k.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (e != cudaSuccess)
-    cuda_check(e, "load the cubin of " + k.variant_name + " (built for " + k.arch + ") on " + info_.name + " (" +
+    cuda_check(e, "load the cubin of " + k.name + " (built for " + k.arch + ") on " + info_.name + " (" +
                       info_.arch() + ")");
-  cudaKernel_t kernel = nullptr;
-  e = cudaLibraryGetKernel(&kernel, lib, k.lowered_name.c_str());
-  if (e != cudaSuccess) {
-    cudaLibraryUnload(lib);
-    cuda_check(e, "find kernel " + k.lowered_name + " of " + k.variant_name);
-  }
   libraries_.push_back(lib);
-  return kernel;
+  for (size_t i = 0; i < k.lowered_names.size(); ++i) {
+    cudaKernel_t kernel = nullptr;
+    cuda_check(cudaLibraryGetKernel(&kernel, lib, k.lowered_names[i].c_str()),
+               "find kernel " + k.lowered_names[i] + " of " + k.variant_names[i]);
+    kernels_[k.variant_names[i]] = kernel;
+  }
+  count(k);
 }
 
 cudaKernel_t Context::kernel(const Variant& v) {
@@ -44,13 +44,13 @@ cudaKernel_t Context::kernel(const Variant& v) {
   }
   CompiledKernel k = builder_.build(v);
   std::lock_guard<std::mutex> lock(mutex_);
-  count(k);
   if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
-  return kernels_[name] = load(k);
+  load(k);
+  return kernels_.at(name);
 }
 
 cudaKernel_t Context::kernel(const GeneratedSource& source) {
-  const std::string name = "source:" + source.variant_name;
+  const std::string name = source.variant_names.at(0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
@@ -58,7 +58,8 @@ cudaKernel_t Context::kernel(const GeneratedSource& source) {
   CompiledKernel k = builder_.build(source);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = kernels_.find(name); it != kernels_.end()) return it->second;
-  return kernels_[name] = load(k);
+  load(k);
+  return kernels_.at(name);
 }
 
 bool Context::has_kernel(const Variant& v) const {
@@ -78,22 +79,28 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
   std::vector<std::string> errors(variants.size());
   auto outcomes = builder_.build_all(todo, 0, progress);
   std::lock_guard<std::mutex> lock(mutex_);
+  std::map<const CompiledKernel*, std::string> loaded;  // program -> load error ("" if fine)
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (!outcomes[i].ok) {
       errors[where[i]] = outcomes[i].error;
       ++stats_.failed;
       continue;
     }
-    count(outcomes[i].kernel);
-    try {
-      kernels_[todo[i].name()] = load(outcomes[i].kernel);
-    } catch (const Error& e) {
-      errors[where[i]] = e.what();
+    const CompiledKernel* p = outcomes[i].program.get();
+    if (!loaded.count(p)) {
+      try {
+        if (!kernels_.count(todo[i].name())) load(*p);
+        loaded[p] = "";
+      } catch (const Error& e) {
+        loaded[p] = e.what();
+      }
     }
+    errors[where[i]] = loaded[p];
   }
   return errors;
 }
 
+// Counts programs: each holds the kernels of one variant group.
 void Context::count(const CompiledKernel& k) {
   if (k.from_cache)
     ++stats_.from_cache;

@@ -56,7 +56,7 @@ class Context {
   CompileStats compile_stats() const;
 
  private:
-  cudaKernel_t load(const CompiledKernel& k);
+  void load(const CompiledKernel& program);  // registers every kernel of the program (mutex_ held)
 
   DeviceInfo info_;
   std::string cache_root_;

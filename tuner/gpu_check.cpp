@@ -10,9 +10,10 @@ GeneratedSource verify_source(Precision p, VectorLayout layout) {
   GeneratedSource s;
   const std::string t = scalar_type_name(p);
   const std::string soa = layout == VectorLayout::soa ? "true" : "false";
-  s.variant_name = "verify." + to_string(p) + (layout == VectorLayout::soa ? ".soa" : ".aos");
+  s.name = "verify." + to_string(p) + (layout == VectorLayout::soa ? ".soa" : ".aos");
   s.source = "#include \"jitsparse/verify.cuh\"\n";
-  s.kernel_expression = "jitsparse::verify_against_reference<" + t + ", " + soa + ">";
+  s.variant_names = {s.name};
+  s.kernel_expressions = {"jitsparse::verify_against_reference<" + t + ", " + soa + ">"};
   return s;
 }
 

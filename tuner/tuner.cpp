@@ -325,6 +325,11 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     if (options_.mode == "joint")
       for (size_t i = 0; i < ranked.size() && static_cast<int>(chosen.size()) < options_.top_layouts + 1; ++i)
         add_pair(ranked[i].second);
+    // The winners of the domain's other matrices, so the domain winner is measured on every matrix.
+    for (const MatrixRecord* r : db_.records())
+      if (r->domain == domain && r->entry == entry.name && r->precision == to_string(p) && !r->winner.empty() &&
+          r->hash != hash)
+        sweep.push_back(Variant::parse(r->winner));
     job.stage = "schedule grid";
     run_variants(job, sweep);
 

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iostream>
 #include <thread>
+#include <set>
+#include <algorithm>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -37,11 +39,13 @@ TEST_CASE("generator: NVRTC compiles a variant and the cache returns it") {
   CompiledKernel k = builder.build(v);
   CHECK_FALSE(k.from_cache);
   CHECK(k.cubin.size() > 100);
-  CHECK(k.lowered_name.find("spmv") != std::string::npos);
+  REQUIRE(k.lowered_names.size() == 1);
+  CHECK(k.lowered_names[0].find("spmv") != std::string::npos);
+  CHECK(k.variant_names[0] == v.name());
   CompiledKernel again = builder.build(v);
   CHECK(again.from_cache);
   CHECK(again.cubin == k.cubin);
-  CHECK(again.lowered_name == k.lowered_name);
+  CHECK(again.lowered_names == k.lowered_names);
 
   SUBCASE("a corrupted cache entry is rebuilt, not loaded") {
     const auto src = generate_source(v, EntryRegistry::instance().get("quaternion"));
@@ -112,11 +116,30 @@ TEST_CASE("generator: every structural variant compiles for sm_90, and a second 
   auto warm = builder.build_all(variants);
   double warm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   size_t hits = 0;
-  for (const auto& o : warm) hits += o.ok && o.kernel.from_cache;
+  for (const auto& o : warm) hits += o.ok && o.program->from_cache;
   CHECK(hits == variants.size());
   std::cout << "compiled " << variants.size() << " structural variants: cold " << cold_s << " s ("
             << variants.size() / cold_s << "/s), cached " << warm_s << " s (" << variants.size() / warm_s
             << "/s) on " << std::thread::hardware_concurrency() << " cores\n";
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("generator: a schedule grid compiles as one program per schedule kind") {
+  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-grid-test";
+  std::filesystem::remove_all(dir);
+  KernelBuilder builder("sm_90", dir);
+  std::vector<Variant> grid;
+  for (const auto& s : all_schedules(ScheduleLimits{}, {4}))
+    if (s.threads <= 128) grid.push_back(Variant{"complex", Precision::f32, Layout::parse("sell32-soa-aos"), s});
+  const auto out = builder.build_all(grid);
+  std::set<const CompiledKernel*> programs;
+  for (const auto& o : out) {
+    REQUIRE_MESSAGE(o.ok, o.error);
+    programs.insert(o.program.get());
+    const auto& names = o.program->variant_names;
+    CHECK(std::find(names.begin(), names.end(), o.variant.name()) != names.end());
+  }
+  CHECK(programs.size() == 2);  // static and dynamic
   std::filesystem::remove_all(dir);
 }
 
