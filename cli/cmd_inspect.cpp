@@ -1,0 +1,61 @@
+// jitsparse inspect: read a matrix file (no GPU needed) and show its features and the bytes of every
+// layout, so a user can check a file and choose a memory cap before tuning.
+#include <cstdio>
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "cli/commands.hpp"
+#include "core/entry_type.hpp"
+#include "core/features.hpp"
+#include "core/layout.hpp"
+#include "core/yardstick.hpp"
+#include "io/matrix_market.hpp"
+
+namespace po = boost::program_options;
+
+namespace jitsparse::cli {
+
+int run_inspect(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "jitsparse inspect FILE [options]\n\n"
+      "Reads a Matrix Market file as the given entry type and prints its size, row statistics and the bytes\n"
+      "each layout would take on the GPU. Needs no GPU.\n\nOptions");
+  opts.add_options()("help,h", "show this help")
+      ("entry,e", po::value<std::string>()->default_value("real"), "entry type (real, complex, quaternion, block3, ...)")
+      ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>(), "");
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  if (vm.count("help") || !vm.count("file")) {
+    std::cout << opts << "\n";
+    return vm.count("help") ? 0 : 2;
+  }
+  po::notify(vm);
+  if (vm.count("entry-config"))
+    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
+      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
+  ReadOptions o;
+  o.entry = vm["entry"].as<std::string>();
+  const HostMatrix a = read_matrix_market(vm["file"].as<std::string>(), o);
+  const MatrixFeatures f = compute_features(a);
+  std::printf("%s: %d x %d %s entries, %lld stored\n", a.name.c_str(), a.rows, a.cols, a.entry.name.c_str(),
+              static_cast<long long>(a.nnz()));
+  std::printf("entries per row: mean %.2f, std %.2f, max %lld; empty rows %lld; mean |col - row| %.1f\n", f.mean_row,
+              f.std_row, static_cast<long long>(f.max_row), static_cast<long long>(f.empty_rows),
+              f.mean_distance_from_diagonal);
+  std::printf("compulsory bytes of y = Ax: %.1f MB (f32), %.1f MB (f64)\n\n%-16s %14s %14s\n",
+              compulsory_bytes(a, Precision::f32) / 1e6, compulsory_bytes(a, Precision::f64) / 1e6, "layout",
+              "MB (f32)", "MB (f64)");
+  for (const Layout& l : all_layouts())
+    std::printf("%-16s %14.1f %14.1f\n", l.name().c_str(), packed_bytes(a, l, Precision::f32) / 1e6,
+                packed_bytes(a, l, Precision::f64) / 1e6);
+  return 0;
+}
+
+}  // namespace jitsparse::cli
