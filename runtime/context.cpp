@@ -102,10 +102,8 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
 
 // Counts programs: each holds the kernels of one variant group.
 void Context::count(const CompiledKernel& k) {
-  if (k.from_cache)
-    ++stats_.from_cache;
-  else
-    ++stats_.compiled;
+  (k.from_cache ? stats_.from_cache : stats_.compiled) += k.variant_names.size();
+  ++stats_.programs;
   stats_.compile_seconds += k.compile_seconds;
 }
 

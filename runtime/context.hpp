@@ -50,7 +50,8 @@ class Context {
 
   // What building kernels has cost so far in this context.
   struct CompileStats {
-    size_t compiled = 0, from_cache = 0, failed = 0;
+    size_t compiled = 0, from_cache = 0, failed = 0;  // kernels (variants)
+    size_t programs = 0;                               // NVRTC programs (a schedule grid is one)
     double compile_seconds = 0;  // NVRTC time summed over threads
   };
   CompileStats compile_stats() const;

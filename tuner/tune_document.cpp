@@ -103,7 +103,7 @@ nlohmann::json Tuner::report() const {
                {"driver_version", d.driver_version}}},
       {"nvrtc_version", nvrtc_version()},
       {"compile", {{"variants", stats.compiled + stats.from_cache + stats.failed}, {"compiled", stats.compiled},
-                   {"from_cache", stats.from_cache}, {"failed", stats.failed}, {"seconds", stats.compile_seconds}}}};
+                   {"from_cache", stats.from_cache}, {"failed", stats.failed}, {"programs", stats.programs}, {"seconds", stats.compile_seconds}}}};
   nlohmann::json mats = nlohmann::json::array();
   for (const auto& [hash, prec] : tuned_) {
     const MatrixRecord* r = db_.find(hash, prec);

@@ -1,0 +1,162 @@
+// The tuner's CPU side: database round trip and corruption, run-time selection levels, the search space.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/entry_type.hpp"
+#include "core/features.hpp"
+#include "core/random_matrix.hpp"
+#include "tuner/database.hpp"
+#include "tuner/select.hpp"
+#include "tuner/tuner.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+DeviceInfo fake_gpu() {
+  DeviceInfo d;
+  d.name = "Test GPU";
+  d.major = 9;
+  d.sm_count = 4;
+  d.max_threads_per_block = 1024;
+  d.max_threads_per_sm = 2048;
+  d.max_blocks_per_sm = 32;
+  return d;
+}
+
+MatrixRecord record_for(const HostMatrix& a, const std::string& prec, const std::string& winner, double us) {
+  MatrixRecord r;
+  r.name = a.name;
+  r.hash = matrix_hash(a);
+  r.entry = a.entry.name;
+  r.precision = prec;
+  r.domain = "d";
+  r.features = compute_features(a);
+  MeasurementRecord m;
+  m.variant = winner;
+  m.status = "ok";
+  m.median_us = us;
+  m.samples_us = {us, us};
+  r.measurements.push_back(m);
+  MeasurementRecord bad;
+  bad.variant = a.entry.name + "." + prec + "/ell-aos-aos/static-256x8";
+  bad.status = "wrong: row 3";
+  r.measurements.push_back(bad);
+  r.winner = winner;
+  r.complete = true;
+  return r;
+}
+
+struct TempCache {
+  std::string dir = std::filesystem::temp_directory_path() / "jitsparse-tuner-test";
+  TempCache() { std::filesystem::remove_all(dir); }
+  ~TempCache() { std::filesystem::remove_all(dir); }
+};
+
+}  // namespace
+
+TEST_CASE("tuner: the database round-trips and selection says which level it used") {
+  TempCache cache;
+  const EntryType& q = EntryRegistry::instance().get("quaternion");
+  RandomMatrixOptions o;
+  o.rows = o.cols = 500;
+  o.mean_row = 7;
+  o.name = "tuned";
+  const HostMatrix tuned = random_matrix(q, o);
+  o.seed = 2;
+  o.name = "similar";
+  const HostMatrix similar = random_matrix(q, o);  // same shape, other values: a different hash
+  const std::string winner = "quaternion.f64/sell32-soa-aos/static-256x8";
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.upsert(record_for(tuned, "f64", winner, 12.5));
+    db.set_domain({"d", "quaternion", "f64", winner, 1.3, {"tuned"}});
+    db.save();
+  }
+  TuningDatabase db(fake_gpu(), cache.dir);
+  REQUIRE(db.warning().empty());
+  const MatrixRecord* r = db.find(matrix_hash(tuned), "f64");
+  REQUIRE(r != nullptr);
+  CHECK(r->winner == winner);
+  CHECK(r->best()->median_us == 12.5);
+  CHECK(r->measurements.size() == 2);
+  CHECK(r->find(winner)->samples_us.size() == 2);
+
+  const ScheduleLimits limits;
+  CHECK(select_variant(db, tuned, Precision::f64, limits).level == "exact");
+  const Selection near = select_variant(db, similar, Precision::f64, limits);
+  CHECK(near.level == "nearest");
+  CHECK(near.variant.name() == winner);
+  CHECK(near.detail.find("tuned") != std::string::npos);
+  const Selection none = select_variant(db, tuned, Precision::f32, limits);
+  CHECK(none.level == "default");
+  CHECK(none.variant.layout.name() == "csr-aos-aos");
+  CHECK(none.variant.precision == Precision::f32);
+  // a block3 matrix: nothing tuned for that entry
+  const HostMatrix blocks = random_matrix(EntryRegistry::instance().get("block3"), o);
+  CHECK(select_variant(db, blocks, Precision::f64, limits).level == "default");
+}
+
+TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's records") {
+  TempCache cache;
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.set_domain({"fem", "complex", "f32", "complex.f32/ell-aos-aos/static-256x8", 1.1, {"a", "b"}});
+    db.save();
+  }
+  TuningDatabase db(fake_gpu(), cache.dir);
+  RandomMatrixOptions o;
+  const HostMatrix a = random_matrix(EntryRegistry::instance().get("complex"), o);
+  const Selection s = select_variant(db, a, Precision::f32, ScheduleLimits{});
+  CHECK(s.level == "domain");
+  CHECK(s.variant.name() == "complex.f32/ell-aos-aos/static-256x8");
+}
+
+TEST_CASE("tuner: a corrupted database is reported, moved aside and never loaded") {
+  TempCache cache;
+  const std::string path = TuningDatabase::path_for(fake_gpu(), cache.dir);
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  for (const char* junk : {"{\"format\": 1, \"matrices\": [{\"name\": 3}]}", "{ truncated", "[]"}) {
+    std::ofstream(path) << junk;
+    TuningDatabase db(fake_gpu(), cache.dir);
+    CHECK(db.warning().find("corrupt") != std::string::npos);
+    CHECK(db.records().empty());
+    CHECK(std::filesystem::exists(path + ".corrupt"));
+    CHECK_FALSE(std::filesystem::exists(path));
+  }
+}
+
+TEST_CASE("tuner: concurrent saves merge instead of losing records") {
+  TempCache cache;
+  RandomMatrixOptions o;
+  const EntryType& real = EntryRegistry::instance().get("real");
+  o.name = "one";
+  const HostMatrix one = random_matrix(real, o);
+  o.seed = 9;
+  o.name = "two";
+  const HostMatrix two = random_matrix(real, o);
+  TuningDatabase first(fake_gpu(), cache.dir), second(fake_gpu(), cache.dir);
+  first.upsert(record_for(one, "f64", "real.f64/csr-aos-aos/static-256x8", 3));
+  second.upsert(record_for(two, "f64", "real.f64/ell-aos-aos/static-256x8", 4));
+  first.save();
+  second.save();  // re-reads the file under the lock: keeps `one`
+  TuningDatabase after(fake_gpu(), cache.dir);
+  CHECK(after.records().size() == 2);
+}
+
+TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay within the GPU's limits") {
+  const ScheduleLimits h100;
+  const auto joint = stage_one_variants("block3", Precision::f64, "joint", {1, 2, 4, 8, 16, 32}, h100);
+  CHECK(joint.size() == 16 * 6);
+  const auto sched = stage_one_variants("block3", Precision::f64, "schedule", {1, 2, 4, 8, 16, 32}, h100);
+  CHECK(sched.size() == 6);
+  for (const auto& v : sched) CHECK(v.layout.name() == "csr-aos-aos");
+  const auto grid = grid_variants("real", Precision::f32, Layout::parse("ell-soa-aos"), 2, h100);
+  CHECK(grid.size() == all_schedules(h100, {1}).size());
+  for (const auto& v : grid) {
+    CHECK(v.schedule.threads * v.schedule.blocks_per_sm <= 2048);
+    CHECK(v.schedule.threads_per_row == 2);
+  }
+}
