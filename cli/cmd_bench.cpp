@@ -94,7 +94,8 @@ int run_bench(const std::vector<std::string>& args) {
       ("no-tune", "do not tune untuned matrices: use the nearest tuned one's winner (or the default)")
       ("samples", po::value<int>()->default_value(9), "timing samples per method (median reported)")
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
-      ("device", po::value<int>()->default_value(0), "GPU ordinal");
+      ("device", po::value<int>()->default_value(0), "GPU ordinal")
+      ("quiet,q", "no progress line while tuning");
   po::options_description hidden;
   hidden.add_options()("matrix", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -134,6 +135,7 @@ int run_bench(const std::vector<std::string>& args) {
   std::ofstream jsonl(out + "/bench.jsonl");
   TuneOptions tune_options;
   tune_options.precisions = precisions;
+  tune_options.progress = !vm.count("quiet");
   Tuner tuner(ctx, db, tune_options);
   tuner.set_planned_matrices(static_cast<int>(sources.size()));
   for (const auto& src : sources) {

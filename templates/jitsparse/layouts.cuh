@@ -10,8 +10,8 @@ namespace jitsparse {
 struct Csr {
   template <class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
-    begin = __ldg(p.row_ptr + r);
-    len = __ldg(p.row_ptr + r + 1) - begin;
+    begin = load_matrix(p.row_ptr + r);
+    len = load_matrix(p.row_ptr + r + 1) - begin;
     stride = 1;
   }
 };
@@ -21,8 +21,8 @@ template <int K>
 struct Sell {
   template <class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
-    begin = __ldg(p.slice_ptr + r / K) + r % K;
-    len = __ldg(p.row_len + r);
+    begin = load_matrix(p.slice_ptr + r / K) + r % K;
+    len = load_matrix(p.row_len + r);
     stride = K;
   }
 };
@@ -32,7 +32,7 @@ struct Ell {
   template <class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
     begin = r;
-    len = __ldg(p.row_len + r);
+    len = load_matrix(p.row_len + r);
     stride = p.ell_stride;
   }
 };
@@ -42,7 +42,7 @@ struct InnerAos {
   template <class E, class T>
   __device__ __forceinline__ static void load(const SpmvParams<T>& p, int pos, typename E::Matrix& a) {
     T s[E::C];
-    load_contiguous<T, E::C>(p.values + static_cast<long long>(pos) * E::C, s);
+    load_contiguous<T, E::C, true>(p.values + static_cast<long long>(pos) * E::C, s);
     E::set(a, s);
   }
 };
@@ -53,7 +53,7 @@ struct InnerSoa {
   __device__ __forceinline__ static void load(const SpmvParams<T>& p, int pos, typename E::Matrix& a) {
     T s[E::C];
 #pragma unroll
-    for (int i = 0; i < E::C; ++i) s[i] = __ldg(p.values + i * p.value_stride + pos);
+    for (int i = 0; i < E::C; ++i) s[i] = load_matrix(p.values + i * p.value_stride + pos);
     E::set(a, s);
   }
 };

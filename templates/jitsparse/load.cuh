@@ -36,14 +36,25 @@ __device__ __forceinline__ void unpack_vector(const double2& v, double (&out)[N]
   out[at] = v.x; out[at + 1] = v.y;
 }
 
-// Read-only (non-coherent cache) load of N scalars at p.
-template <class T, int N>
+// Matrix data is read once per product: with JITSPARSE_STREAM_MATRIX (an NVRTC option, see
+// JITSPARSE_NVRTC_FLAGS) it is loaded evict-first, leaving the caches to x. Default: the read-only path.
+template <class V>
+__device__ __forceinline__ V load_matrix(const V* p) {
+#ifdef JITSPARSE_STREAM_MATRIX
+  return __ldcs(p);
+#else
+  return __ldg(p);
+#endif
+}
+
+// Load of N scalars at p: the read-only path for vectors (Matrix = false), load_matrix for matrix data.
+template <class T, int N, bool Matrix = false>
 __device__ __forceinline__ void load_contiguous(const T* __restrict__ p, T (&out)[N]) {
   constexpr int W = LoadWidth<T, N>::value;
   using V = typename VectorOf<T, W>::type;
   const V* vp = reinterpret_cast<const V*>(p);
 #pragma unroll
-  for (int i = 0; i < N / W; ++i) unpack_vector<N>(__ldg(vp + i), out, i * W);
+  for (int i = 0; i < N / W; ++i) unpack_vector<N>(Matrix ? load_matrix(vp + i) : __ldg(vp + i), out, i * W);
 }
 
 }  // namespace jitsparse

@@ -28,7 +28,7 @@ struct SpmvKernel {
 #pragma unroll 2
         for (int k = lane; k < len; k += TPR) {
           const int pos = begin + k * stride;
-          const int col = __ldg(p.col_idx + pos);
+          const int col = load_matrix(p.col_idx + pos);
           typename E::Matrix a;
           Inner::template load<E>(p, pos, a);
           typename E::Vector xv;
