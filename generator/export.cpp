@@ -33,9 +33,14 @@ std::string variant_unit(const Variant& v) {
   const GeneratedSource src = generate_source(v, entry);
   std::ostringstream o;
   o << src.source << "\n#include \"jitsparse_exported.h\"\n\n"
-    << "// grid = blocks per SM x SM count. Dynamic schedules need params.counters -> two zeroed unsigned ints.\n"
+    << "// grid = blocks per SM x SM count, at most one block per chunk of rows. Dynamic schedules need\n"
+    << "// params.counters -> two zeroed unsigned ints.\n"
     << launch_signature(v) << " {\n"
-    << "  " << kernel_expression(v, entry) << "<<<" << v.schedule.blocks_per_sm << " * sm_count, "
+    << "  const long long chunks = (params.rows + " << v.schedule.threads / v.schedule.threads_per_row - 1 << ") / "
+    << v.schedule.threads / v.schedule.threads_per_row << ";\n"
+    << "  const long long full = " << v.schedule.blocks_per_sm << "LL * sm_count;\n"
+    << "  const unsigned grid = static_cast<unsigned>(chunks < 1 ? 1 : (chunks < full ? chunks : full));\n"
+    << "  " << kernel_expression(v, entry) << "<<<grid, "
     << v.schedule.threads << ", 0, stream>>>(params);\n"
     << "  return cudaGetLastError();\n}\n";
   return o.str();

@@ -57,7 +57,7 @@ std::string clamp_arch(int major, int minor) {
 std::vector<std::string> nvrtc_options(const CompileOptions& options) {
   std::vector<std::string> opts = {"--gpu-architecture=" + options.arch, "-std=c++17"};
   opts.insert(opts.end(), options.extra.begin(), options.extra.end());
-  // Extra NVRTC options for experiments (e.g. -DJITSPARSE_STREAM_MATRIX); part of every cache key.
+  // Extra NVRTC options for experiments (e.g. -DJITSPARSE_CACHED_MATRIX); part of every cache key.
   if (const char* env = std::getenv("JITSPARSE_NVRTC_FLAGS")) {
     std::istringstream words(env);
     for (std::string w; words >> w;) opts.push_back(w);

@@ -1,5 +1,7 @@
 #include "runtime/spmv.hpp"
 
+#include <algorithm>
+
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "runtime/cuda_check.hpp"
@@ -51,7 +53,11 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   const DeviceInfo& d = ctx.device();
   check_schedule(v.schedule, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
-  grid_ = dim3(static_cast<unsigned>(v.schedule.blocks_per_sm * d.sm_count));
+  // n_b x SM count blocks, but never more than there are chunks of rows: idle blocks still cost
+  // scheduling time, which dominates on small matrices.
+  const long long rows_per_chunk = v.schedule.threads / v.schedule.threads_per_row;
+  const long long chunks = std::max(1LL, (static_cast<long long>(a.rows()) + rows_per_chunk - 1) / rows_per_chunk);
+  grid_ = dim3(static_cast<unsigned>(std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, chunks)));
   block_ = dim3(static_cast<unsigned>(v.schedule.threads));
   if (v.precision == Precision::f32)
     pf_ = make_params<float>(a, x, y, alpha, beta);
