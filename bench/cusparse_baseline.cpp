@@ -9,18 +9,20 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <string>
 #include <type_traits>
+#include <vector>
 
-#include "bench/cuda_util.hpp"
 #include "core/error.hpp"
 #include "core/reference.hpp"
 #include "core/yardstick.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/cuda_stream.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/device_info.hpp"
 
 namespace jitsparse {
 namespace {
-
-using bench::check_cuda;
-using bench::DeviceBuffer;
 
 // cuSPARSE said CUSPARSE_STATUS_NOT_SUPPORTED (or we know it cannot take the matrix): the method is
 // "unsupported", not an error.
@@ -35,6 +37,40 @@ void check_cusparse(cusparseStatus_t s, const char* what) {
   if (s == CUSPARSE_STATUS_NOT_SUPPORTED || s == CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED)
     throw Unsupported(msg);
   throw DeviceError(msg);
+}
+
+// --- device arrays -------------------------------------------------------------------------------------
+
+// A device array handed to cuSPARSE. It is never null, even for zero bytes: runtime's DeviceBuffer gives
+// nullptr for an empty request, but cuSPARSE may reject a null array even where it is empty (col_idx and
+// values of a matrix with no entries, a zero-size SpMV work buffer). So at least 16 bytes are allocated,
+// while bytes() stays the size asked for (what device_bytes adds up).
+class Array {
+ public:
+  Array() = default;
+  Array(size_t bytes, const std::string& what) : buf_(std::max<size_t>(bytes, 16), what), bytes_(bytes) {}
+
+  void* get() const { return buf_.get(); }
+  template <typename T>
+  T* as() const {
+    return buf_.as<T>();
+  }
+  size_t bytes() const { return bytes_; }
+  // Both wait for the stream (runtime's DeviceBuffer), so the host side may go away after.
+  void upload(const void* host, cudaStream_t stream) { buf_.upload(host, bytes_, stream); }
+  void download(void* host, cudaStream_t stream) const { buf_.download(host, bytes_, stream); }
+
+ private:
+  DeviceBuffer buf_;
+  size_t bytes_ = 0;
+};
+
+// Allocate and copy a host vector in one step (the copy synchronizes the stream, so `v` may go away after).
+template <typename T>
+Array upload_vector(const std::vector<T>& v, cudaStream_t stream, const std::string& what) {
+  Array a(v.size() * sizeof(T), what);
+  a.upload(v.data(), stream);
+  return a;
 }
 
 // --- RAII for cuSPARSE objects -------------------------------------------------------------------------
@@ -123,9 +159,9 @@ class Runner {
     bytes_ = compulsory_bytes(a, p);
     handle_ = make_handle(stream);
     std::vector<T> xt(x.begin(), x.end());
-    x_dev_ = bench::upload_vector(xt, stream, "x");
+    x_dev_ = upload_vector(xt, stream, "vector x");
     y_len_ = static_cast<int64_t>(a.rows) * v_;
-    y_dev_ = DeviceBuffer(static_cast<size_t>(y_len_) * sizeof(T), "y");
+    y_dev_ = Array(static_cast<size_t>(y_len_) * sizeof(T), "vector y");
   }
 
   // Fills results[i] for every selected method, in the order of `names`.
@@ -174,15 +210,15 @@ class Runner {
       const bool any_bsr = wanted("cusparse-bsr-row") || wanted("cusparse-bsr-col") ||
                            wanted("cusparse-bsrmv-row") || wanted("cusparse-bsrmv-col");
       if (any_bsr) {
-        DeviceBuffer row_ptr = bench::upload_vector(a_.row_ptr, stream_, "bsr row offsets");
-        DeviceBuffer col_idx = bench::upload_vector(a_.col_idx, stream_, "bsr column indices");
+        Array row_ptr = upload_vector(a_.row_ptr, stream_, "bsr row offsets");
+        Array col_idx = upload_vector(a_.col_idx, stream_, "bsr column indices");
         for (bool row_major : {true, false}) {
           const char* gen = row_major ? "cusparse-bsr-row" : "cusparse-bsr-col";
           const char* leg = row_major ? "cusparse-bsrmv-row" : "cusparse-bsrmv-col";
           if (!wanted(gen) && !wanted(leg)) continue;
           guarded({slot(gen), slot(leg)}, [&] {
-            DeviceBuffer values =
-                bench::upload_vector(row_major ? blocks : transposed_blocks(blocks), stream_,
+            Array values =
+                upload_vector(row_major ? blocks : transposed_blocks(blocks), stream_,
                                      row_major ? "bsr values (row-major)" : "bsr values (column-major)");
             Bsr bsr{&row_ptr, &col_idx, &values};
             if (auto* r = slot(gen))
@@ -211,12 +247,12 @@ class Runner {
  private:
   struct Csr {
     int64_t rows = 0, cols = 0, nnz = 0;
-    DeviceBuffer row_ptr, col_idx, values;
+    Array row_ptr, col_idx, values;
   };
   struct Bsr {
-    const DeviceBuffer* row_ptr;
-    const DeviceBuffer* col_idx;
-    const DeviceBuffer* values;
+    const Array* row_ptr;
+    const Array* col_idx;
+    const Array* values;
   };
 
   // Runs `body` (which prepares data shared by several methods); if it throws, every listed method that
@@ -255,13 +291,12 @@ class Runner {
   void verify_and_time(BaselineResult& r, const std::function<void()>& launch) {
     const size_t y_bytes = static_cast<size_t>(y_len_) * sizeof(T);
     // All-ones bytes are a quiet NaN in float and in double: a row the method forgets to write fails.
-    check_cuda(cudaMemsetAsync(y_dev_.get(), 0xFF, y_bytes, stream_), "cudaMemsetAsync (poison y)");
+    cuda_check(cudaMemsetAsync(y_dev_.get(), 0xFF, y_bytes, stream_), "cudaMemsetAsync (poison y)");
     launch();
-    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (checked call of " + r.method + ")");
-    check_cuda(cudaGetLastError(), "the checked call of " + r.method);
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (checked call of " + r.method + ")");
+    cuda_check(cudaGetLastError(), "the checked call of " + r.method);
     std::vector<T> yt(static_cast<size_t>(y_len_));
-    if (y_len_ > 0) y_dev_.download(yt.data(), y_bytes, stream_);
-    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (download y)");
+    y_dev_.download(yt.data(), stream_);  // waits for the stream; copies nothing when y is empty
     std::vector<double> y(yt.begin(), yt.end());
 
     double worst = 0;
@@ -305,9 +340,9 @@ class Runner {
     } else {
       values = row_major_blocks();  // 1x1 blocks: for "real" the value itself
     }
-    c.row_ptr = bench::upload_vector(a_.row_ptr, stream_, "csr row offsets");
-    c.col_idx = bench::upload_vector(a_.col_idx, stream_, "csr column indices");
-    c.values = bench::upload_vector(values, stream_, "csr values");
+    c.row_ptr = upload_vector(a_.row_ptr, stream_, "csr row offsets");
+    c.col_idx = upload_vector(a_.col_idx, stream_, "csr column indices");
+    c.values = upload_vector(values, stream_, "csr values");
     return c;
   }
 
@@ -359,9 +394,9 @@ class Runner {
         row_ptr[static_cast<size_t>(i) * v + r + 1] = static_cast<int32_t>(pos);
       }
     }
-    c.row_ptr = bench::upload_vector(row_ptr, stream_, "expanded csr row offsets");
-    c.col_idx = bench::upload_vector(col_idx, stream_, "expanded csr column indices");
-    c.values = bench::upload_vector(values, stream_, "expanded csr values");
+    c.row_ptr = upload_vector(row_ptr, stream_, "expanded csr row offsets");
+    c.col_idx = upload_vector(col_idx, stream_, "expanded csr column indices");
+    c.values = upload_vector(values, stream_, "expanded csr values");
     return c;
   }
 
@@ -381,7 +416,7 @@ class Runner {
     check_cusparse(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, vx.get(), beta,
                                            vy.get(), type, alg, &buffer_size),
                    "cusparseSpMV_bufferSize");
-    DeviceBuffer work(buffer_size, "cusparseSpMV work buffer");
+    Array work(buffer_size, "cusparseSpMV work buffer");
     check_cusparse(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, vx.get(), beta,
                                            vy.get(), type, alg, work.get()),
                    "cusparseSpMV_preprocess");
@@ -467,7 +502,7 @@ class Runner {
   std::vector<double> ref_, scale_;
   double tol_ = 0, bytes_ = 0;
   Handle handle_;
-  DeviceBuffer x_dev_, y_dev_;
+  Array x_dev_, y_dev_;
   int64_t y_len_ = 0;
 };
 
@@ -526,8 +561,9 @@ std::vector<BaselineResult> run_cusparse_baselines(const HostMatrix& a, Precisio
     return results;
   }
 
-  bench::select_device(options.device);
-  bench::CudaStream stream;
+  query_device(options.device);  // throws DeviceError (no GPU, bad ordinal) with a clear message
+  cuda_check(cudaSetDevice(options.device), "cudaSetDevice(" + std::to_string(options.device) + ")");
+  CudaStream stream;
   // Setup failures that concern every method (no memory for x or y, cusparseCreate) are recorded as
   // each method's status, so a caller always gets one row per method.
   try {

@@ -7,16 +7,15 @@
 #include <memory>
 #include <type_traits>
 
-#include "bench/cuda_util.hpp"
 #include "core/error.hpp"
 #include "core/yardstick.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/cuda_stream.hpp"
+#include "runtime/device_buffer.hpp"
 #include "runtime/device_info.hpp"
 
 namespace jitsparse {
 namespace {
-
-using bench::check_cuda;
-using bench::DeviceBuffer;
 
 constexpr const char* kKernelName = "jitsparse_stream_read";
 constexpr int kReadBlock = 256;
@@ -103,7 +102,7 @@ std::string compile_stream_read_kernel(const std::string& arch) {
 
 StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& options) {
   const DeviceInfo info = query_device(options.device);  // throws DeviceError without a GPU
-  check_cuda(cudaSetDevice(options.device), "cudaSetDevice");
+  cuda_check(cudaSetDevice(options.device), "cudaSetDevice");
   StreamBandwidthResult res;
   res.device = info.key();
   res.copy_status = options.copy ? "" : "skipped";
@@ -112,7 +111,7 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
 
   // Room for source and destination (the copy needs both); leave a tenth of the free memory alone.
   size_t free_bytes = 0, total_bytes = 0;
-  check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   const int arrays = options.copy ? 2 : 1;
   size_t bytes = options.bytes / 16 * 16;
   while (bytes > options.min_bytes &&
@@ -123,16 +122,16 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
                       std::to_string(free_bytes >> 20) + " MiB free)");
   res.bytes = bytes;
 
-  bench::CudaStream stream;
+  CudaStream stream;
   DeviceBuffer src(bytes, "bandwidth source array");
   // Defined contents: the read kernel sums them, and a copy of uninitialized pages could be cheaper.
-  check_cuda(cudaMemsetAsync(src.get(), 0, bytes, stream.get()), "cudaMemsetAsync (bandwidth source)");
+  cuda_check(cudaMemsetAsync(src.get(), 0, bytes, stream.get()), "cudaMemsetAsync (bandwidth source)");
   stream.synchronize("bandwidth source init");
 
   if (options.copy) {
     try {
       DeviceBuffer dst(bytes, "bandwidth destination array");
-      check_cuda(cudaMemsetAsync(dst.get(), 0, bytes, stream.get()),
+      cuda_check(cudaMemsetAsync(dst.get(), 0, bytes, stream.get()),
                  "cudaMemsetAsync (bandwidth destination)");
       cudaStream_t s = stream.get();
       void* d = dst.get();
@@ -140,8 +139,9 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
       TimingResult t = time_on_stream(
           s,
           [=] {
-            check_cuda(cudaMemcpyAsync(d, sp, bytes, cudaMemcpyDeviceToDevice, s),
-                       "cudaMemcpyAsync (device to device)");
+            // Inside the timed loop: build cuda_check's message string only on failure.
+            cudaError_t e = cudaMemcpyAsync(d, sp, bytes, cudaMemcpyDeviceToDevice, s);
+            if (e != cudaSuccess) cuda_check(e, "cudaMemcpyAsync (device to device)");
           },
           options.timing);
       res.copy_median_us = t.median_us;
@@ -157,11 +157,11 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
     try {
       const std::string cubin = compile_stream_read_kernel(info.arch());
       cudaLibrary_t lib = nullptr;
-      check_cuda(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+      cuda_check(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
                  "cudaLibraryLoadData (stream read kernel)");
       Library owned(lib);
       cudaKernel_t kernel = nullptr;
-      check_cuda(cudaLibraryGetKernel(&kernel, lib, kKernelName),
+      cuda_check(cudaLibraryGetKernel(&kernel, lib, kKernelName),
                  "cudaLibraryGetKernel (jitsparse_stream_read)");
 
       const int per_sm = info.max_threads_per_sm > 0 ? std::max(1, info.max_threads_per_sm / kReadBlock) : 4;
@@ -179,9 +179,10 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
           [=]() mutable {
             void* args[] = {&a, &n, &out};
             // The runtime accepts a cudaKernel_t passed as the function pointer (CUDA 12+).
-            check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid), dim3(kReadBlock),
-                                        args, 0, s),
-                       "cudaLaunchKernel (jitsparse_stream_read)");
+            // Inside the timed loop: build cuda_check's message string only on failure.
+            cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid),
+                                             dim3(kReadBlock), args, 0, s);
+            if (e != cudaSuccess) cuda_check(e, "cudaLaunchKernel (jitsparse_stream_read)");
           },
           options.timing);
       res.read_median_us = t.median_us;

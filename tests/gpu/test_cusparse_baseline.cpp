@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/cusparse_baseline.hpp"
+#include "runtime/device_buffer.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "bench/stream_bandwidth.hpp"
 #include "core/entry_type.hpp"
@@ -148,15 +149,15 @@ TEST_CASE("timed baselines report samples and bandwidth") {
 TEST_CASE("time_on_stream repeats short work up to the sample length") {
   cudaStream_t s = nullptr;
   REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
-  void* buf = nullptr;
-  REQUIRE(cudaMalloc(&buf, 1 << 20) == cudaSuccess);
+  DeviceBuffer buf(1 << 20, "memset target");  // throws DeviceError when the allocation fails
   TimingOptions t;
   t.samples = 7;
   t.min_sample_ms = 1.0;
   TimingResult r = time_on_stream(
       s,
       [&] {
-        if (cudaMemsetAsync(buf, 0, 1 << 20, s) != cudaSuccess) throw std::runtime_error("cudaMemsetAsync");
+        if (cudaMemsetAsync(buf.get(), 0, 1 << 20, s) != cudaSuccess)
+          throw std::runtime_error("cudaMemsetAsync");
       },
       t);
   CHECK(r.samples_us.size() == 7);
@@ -165,7 +166,6 @@ TEST_CASE("time_on_stream repeats short work up to the sample length") {
   CHECK(r.median_us * r.reps_per_sample > 500);  // each sample lasted a good part of a millisecond
   const std::vector<double> unsorted = {3.0, 1.0, 2.0};
   CHECK(median(unsorted) == 2.0);
-  cudaFree(buf);
   cudaStreamDestroy(s);
 }
 
