@@ -1,6 +1,7 @@
 // jitsparse bench: the tuned variant of this GPU against every cuSPARSE path a user would try, timed the
 // same way in the same process, all checked against the CPU reference.
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -119,6 +120,9 @@ int run_bench(const std::vector<std::string>& args) {
   TimingOptions timing;
   timing.samples = vm["samples"].as<int>();
 
+  const std::time_t start_time = std::time(nullptr);
+  char started[32];
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&start_time));
   Context ctx(vm["device"].as<int>());
   TuningDatabase db(ctx.device(), ctx.cache_root());
   const std::string out = vm["output"].as<std::string>();
@@ -183,6 +187,7 @@ int run_bench(const std::vector<std::string>& args) {
   }
   const DeviceInfo& d = ctx.device();
   nlohmann::json doc = {{"tool", "jitsparse " JITSPARSE_VERSION},
+                        {"started", started},
                         {"gpu", {{"name", d.name}, {"arch", d.arch()}, {"sm_count", d.sm_count}, {"driver_version", d.driver_version}}},
                         {"cusparse_version", cusparse_version_string()},
                         {"stream", {{"copy_gbps", stream.copy_gbps}, {"read_gbps", stream.read_gbps}, {"bytes", stream.bytes}}},

@@ -47,7 +47,8 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   tmp << path << ".tmp." << ::getpid() << "." << std::hash<std::thread::id>()(std::this_thread::get_id()) << "."
       << counter++;
   const std::string tmp_path = tmp.str();
-  int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  // 0644 less the umask: reports are for reading; the cache stays private through its 0700 folder.
+  int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) throw Error("cannot write '" + tmp_path + "': " + std::strerror(errno));
   size_t done = 0;
   while (done < content.size()) {

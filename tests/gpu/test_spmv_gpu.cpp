@@ -168,3 +168,30 @@ TEST_CASE("gpu spmv: summary") {
   std::cout << "GPU spmv verified: " << tally().variants.size() << " variants, " << tally().runs
             << " launches checked against the CPU reference on " << gpu_context().device().name << "\n";
 }
+
+TEST_CASE("gpu spmv: refresh_values keeps the pattern and changes the product") {
+  Context& ctx = gpu_context();
+  RandomMatrixOptions o;
+  o.rows = 1500;
+  o.cols = 1400;
+  o.empty_fraction = 0.1;
+  const EntryType& q = entry_type("quaternion");
+  const HostMatrix a = random_matrix(q, o);
+  const HostMatrix b = with_entry_type(a, q, 99);  // same pattern, new values
+  for (const char* name : {"quaternion.f64/sell32-soa-aos/dynamic-128x4-tpr2", "quaternion.f32/csr-aos-soa/static-256x2"}) {
+    const Variant v = Variant::parse(name);
+    DeviceMatrix da(ctx, a, v.layout, v.precision);
+    da.refresh_values(b);
+    const auto x = random_vector(a.cols, 4, 1);
+    DeviceVector dx(ctx, a.cols, 4, v.layout.vector, v.precision), dy(ctx, a.rows, 4, v.layout.vector, v.precision);
+    dx.upload(x);
+    dy.poison();
+    spmv(ctx, v, da, dx, dy);
+    ctx.synchronize();
+    const auto r = verify_result(dy.download(), reference_spmv(b, x), reference_abs_scale(b, x), default_tolerance(v.precision), 4);
+    CHECK_MESSAGE(r.ok, name, ": ", r.message);
+    RandomMatrixOptions other = o;
+    other.seed = 77;  // another pattern
+    CHECK_THROWS_AS(da.refresh_values(random_matrix(q, other)), InvalidArgument);
+  }
+}
