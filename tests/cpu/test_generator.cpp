@@ -131,7 +131,11 @@ TEST_CASE("generator: a schedule grid compiles as one program per schedule kind"
   std::vector<Variant> grid;
   for (const auto& s : all_schedules(ScheduleLimits{}, {4}))
     if (s.threads <= 128) grid.push_back(Variant{"complex", Precision::f32, Layout::parse("sell32-soa-aos"), s});
+  const auto t0 = std::chrono::steady_clock::now();
   const auto out = builder.build_all(grid);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "compiled a schedule grid of " << grid.size() << " variants in " << s << " s (" << grid.size() / s
+            << "/s)\n";
   std::set<const CompiledKernel*> programs;
   for (const auto& o : out) {
     REQUIRE_MESSAGE(o.ok, o.error);
