@@ -37,7 +37,7 @@ __device__ __forceinline__ void unpack_vector(const double2& v, double (&out)[N]
 }
 
 // Matrix data is read once per product, so it is loaded evict-first (ld.global.cs), leaving the caches
-// to x. Measured on an H100: 5-19% faster than the read-only path (__ldg) on matrices 2-5x the L2.
+// to x. Measured on an H100: 6-19% faster than the read-only path (__ldg) on matrices 2-5x the L2.
 // JITSPARSE_CACHED_MATRIX (an NVRTC option, see JITSPARSE_NVRTC_FLAGS) restores the read-only path.
 template <class V>
 __device__ __forceinline__ V load_matrix(const V* p) {
