@@ -12,6 +12,7 @@
 #include "bench/stream_bandwidth.hpp"
 #include "cli/commands.hpp"
 #include "cli/matrix_sources.hpp"
+#include "cli/options.hpp"
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/file_util.hpp"
@@ -24,7 +25,6 @@
 #include "tuner/select.hpp"
 #include "tuner/tuner.hpp"
 
-namespace po = boost::program_options;
 
 namespace jitsparse::cli {
 namespace {
@@ -97,26 +97,13 @@ int run_bench(const std::vector<std::string>& args) {
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
       ("quiet,q", "no progress line while tuning");
-  po::options_description hidden;
-  hidden.add_options()("matrix", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("matrix", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return 0;
-  }
-  po::notify(vm);
-  if (vm.count("entry-config"))
-    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
-      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
-  std::vector<Precision> precisions = {Precision::f32, Precision::f64};
-  if (vm["precision"].as<std::string>() != "both") precisions = {parse_precision(vm["precision"].as<std::string>())};
-  const std::vector<std::string> paths = vm.count("matrix") ? vm["matrix"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  const auto sources = matrix_sources(paths, vm["entry"].as<std::string>(), vm["builtin"].as<std::string>());
+  const auto parsed = parse_command_line(args, opts, "matrix");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  add_entry_configs(vm);
+  const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
+  const auto sources = matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
+                                      vm["builtin"].as<std::string>());
   TimingOptions timing;
   timing.samples = vm["samples"].as<int>();
 

@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/file_util.hpp"
@@ -13,7 +14,6 @@
 #include "runtime/device_info.hpp"
 #include "tuner/database.hpp"
 
-namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 namespace jitsparse::cli {
@@ -49,16 +49,10 @@ int run_export(const std::vector<std::string>& args) {
       ("arch", po::value<std::string>()->default_value("90"), "CUDA architecture for CMAKE_CUDA_ARCHITECTURES")
       ("output,o", po::value<std::string>()->default_value("jitsparse-export"), "output folder")
       ("device", po::value<int>()->default_value(0), "GPU whose database to use");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return 0;
-  }
-  po::notify(vm);
-  if (vm.count("entry-config"))
-    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
-      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
+  const auto parsed = parse_command_line(args, opts);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  add_entry_configs(vm);
 
   std::vector<Variant> variants;
   std::set<std::string> seen;

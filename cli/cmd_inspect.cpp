@@ -6,13 +6,13 @@
 #include <boost/program_options.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "core/entry_type.hpp"
 #include "core/features.hpp"
 #include "core/layout.hpp"
 #include "core/yardstick.hpp"
 #include "io/matrix_market.hpp"
 
-namespace po = boost::program_options;
 
 namespace jitsparse::cli {
 
@@ -24,25 +24,18 @@ int run_inspect(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type (real, complex, quaternion, block3, ...)")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  if (vm.count("help") || !vm.count("file")) {
-    std::cout << opts << "\n";
-    return vm.count("help") ? 0 : 2;
+  const auto parsed = parse_command_line(args, opts, "file", 1);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const auto files = positional_values(vm, "file");
+  if (files.empty()) {
+    std::cerr << "jitsparse inspect: name a matrix file (see --help)\n";
+    return 2;
   }
-  po::notify(vm);
-  if (vm.count("entry-config"))
-    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
-      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
+  add_entry_configs(vm);
   ReadOptions o;
   o.entry = vm["entry"].as<std::string>();
-  const HostMatrix a = read_matrix_market(vm["file"].as<std::string>(), o);
+  const HostMatrix a = read_matrix_market(files[0], o);
   const MatrixFeatures f = compute_features(a);
   std::printf("%s: %d x %d %s entries, %lld stored\n", a.name.c_str(), a.rows, a.cols, a.entry.name.c_str(),
               static_cast<long long>(a.nnz()));

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/matrix_sources.hpp"
+#include "cli/options.hpp"
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/file_util.hpp"
@@ -14,7 +15,6 @@
 #include "tuner/report.hpp"
 #include "tuner/tuner.hpp"
 
-namespace po = boost::program_options;
 
 namespace jitsparse::cli {
 
@@ -38,29 +38,15 @@ int run_tune(const std::vector<std::string>& args) {
       ("output,o", po::value<std::string>()->default_value("jitsparse-report"), "folder for tune.html and tune.json")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
       ("quiet,q", "no progress line");
-  po::options_description hidden;
-  hidden.add_options()("matrix", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("matrix", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return 0;
-  }
-  po::notify(vm);
-
-  if (vm.count("entry-config"))
-    for (const auto& f : vm["entry-config"].as<std::vector<std::string>>())
-      EntryRegistry::mutable_instance().add(load_entry_type_file(f));
+  const auto parsed = parse_command_line(args, opts, "matrix");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  add_entry_configs(vm);
   const std::string entry = vm["entry"].as<std::string>();
   EntryRegistry::instance().get(entry);  // unknown entry types fail before any work
 
   TuneOptions options;
-  const std::string prec = vm["precision"].as<std::string>();
-  if (prec != "both") options.precisions = {parse_precision(prec)};
+  options.precisions = parse_precisions(vm["precision"].as<std::string>());
   options.mode = vm["mode"].as<std::string>();
   if (vm.count("budget")) options.budget_seconds = parse_duration(vm["budget"].as<std::string>());
   options.remeasure = vm.count("remeasure") > 0;
@@ -69,8 +55,7 @@ int run_tune(const std::vector<std::string>& args) {
   options.progress = !vm.count("quiet");
   options.verbose = !vm.count("quiet");
 
-  const std::vector<std::string> paths = vm.count("matrix") ? vm["matrix"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  const auto sources = matrix_sources(paths, entry, vm["builtin"].as<std::string>());
+  const auto sources = matrix_sources(positional_values(vm, "matrix"), entry, vm["builtin"].as<std::string>());
 
   Context ctx(vm["device"].as<int>());
   TuningDatabase db(ctx.device(), ctx.cache_root());
