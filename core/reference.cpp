@@ -36,25 +36,29 @@ std::vector<double> reference_spmv(const HostMatrix& a, const std::vector<double
   return y;
 }
 
-std::vector<double> reference_spmv_transpose(const HostMatrix& a, const std::vector<double>& x) {
-  check_vector(a, x, a.rows, "reference_spmv_transpose");
+namespace {
+
+// y_j += op(a_ij) x_i over the transposed pattern; op is the entry's multiply or adjoint multiply.
+using EntryProduct = void (EntryType::*)(const double*, const double*, double*) const;
+std::vector<double> transposed_product(const HostMatrix& a, const std::vector<double>& x, EntryProduct op,
+                                       const char* what) {
+  check_vector(a, x, a.rows, what);
   const int V = a.vector_components();
   std::vector<double> y(static_cast<size_t>(a.cols) * V, 0.0);
   for (int64_t r = 0; r < a.rows; ++r)
     for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      a.entry.multiply_add(a.entry_values(k), x.data() + r * V, y.data() + static_cast<int64_t>(a.col_idx[k]) * V);
+      (a.entry.*op)(a.entry_values(k), x.data() + r * V, y.data() + static_cast<int64_t>(a.col_idx[k]) * V);
   return y;
 }
 
+}  // namespace
+
+std::vector<double> reference_spmv_transpose(const HostMatrix& a, const std::vector<double>& x) {
+  return transposed_product(a, x, &EntryType::multiply_add, "reference_spmv_transpose");
+}
+
 std::vector<double> reference_spmv_adjoint(const HostMatrix& a, const std::vector<double>& x) {
-  check_vector(a, x, a.rows, "reference_spmv_adjoint");
-  const int V = a.vector_components();
-  std::vector<double> y(static_cast<size_t>(a.cols) * V, 0.0);
-  for (int64_t r = 0; r < a.rows; ++r)
-    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      a.entry.adjoint_multiply_add(a.entry_values(k), x.data() + r * V,
-                                   y.data() + static_cast<int64_t>(a.col_idx[k]) * V);
-  return y;
+  return transposed_product(a, x, &EntryType::adjoint_multiply_add, "reference_spmv_adjoint");
 }
 
 std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<double>& x) {

@@ -30,4 +30,17 @@ class CudaStream {
   cudaStream_t stream_ = nullptr;
 };
 
+// Owns a CUDA event (for timing with cudaEventRecord / cudaEventElapsedTime).
+class CudaEvent {
+ public:
+  CudaEvent() { cuda_check(cudaEventCreate(&e_), "cudaEventCreate"); }
+  ~CudaEvent() { cudaEventDestroy(e_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
 }  // namespace jitsparse

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/cuda_stream.hpp"
 #include "core/error.hpp"
 
 namespace jitsparse {
@@ -16,19 +17,6 @@ double median(std::vector<double> v) {
 }
 
 namespace {
-
-// Owns a CUDA event.
-class CudaEvent {
- public:
-  CudaEvent() { cuda_check(cudaEventCreate(&e_), "cudaEventCreate"); }
-  ~CudaEvent() { cudaEventDestroy(e_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  cudaEvent_t get() const { return e_; }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
 
 // Milliseconds for `reps` back-to-back calls, measured between two events on the stream.
 double time_reps(cudaStream_t stream, const std::function<void()>& launch, int reps,

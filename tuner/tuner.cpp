@@ -17,6 +17,7 @@
 #include "core/random_matrix.hpp"
 #include "core/yardstick.hpp"
 #include "runtime/cuda_check.hpp"
+#include "runtime/cuda_stream.hpp"
 #include "runtime/spmv.hpp"
 #include "tuner/gpu_check.hpp"
 
@@ -135,18 +136,13 @@ void Tuner::measure(Job& job, const Variant& v) {
     launch.launch();  // the first launch of a module also loads it: keep that out of the timed one
     // Correctness first, on a poisoned y; the same launch tells whether the variant is hopeless.
     job.y[vl]->poison();
-    cudaEvent_t e0, e1;
-    cuda_check(cudaEventCreate(&e0), "cudaEventCreate");
-    cuda_check(cudaEventCreate(&e1), "cudaEventCreate");
-    cudaEventRecord(e0, ctx_.stream());
+    const CudaEvent e0, e1;
+    cuda_check(cudaEventRecord(e0.get(), ctx_.stream()), "cudaEventRecord");
     launch.launch();
-    cudaEventRecord(e1, ctx_.stream());
-    cudaError_t sync = cudaEventSynchronize(e1);
+    cuda_check(cudaEventRecord(e1.get(), ctx_.stream()), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(e1.get()), "run " + v.name());
     float first_ms = 0;
-    cudaEventElapsedTime(&first_ms, e0, e1);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cuda_check(sync, "run " + v.name());
+    cuda_check(cudaEventElapsedTime(&first_ms, e0.get(), e1.get()), "cudaEventElapsedTime");
     const std::string wrong = job.check->check(*job.y[vl]);
     if (!wrong.empty()) {
       m.status = "wrong: " + wrong;
