@@ -179,3 +179,15 @@ TEST_CASE("generator: exported sources compile with nvcc on a machine without a 
   }
   std::filesystem::remove_all(dir);
 }
+
+#include <nlohmann/json.hpp>
+
+TEST_CASE("generator: variants round-trip through JSON") {
+  const Variant v = Variant::parse("block3.f32/sell16-soa-aos/dynamic-192x4-tpr8");
+  const nlohmann::json j = v;
+  CHECK(j["threads_per_row"] == 8);
+  CHECK(j["layout"] == "sell16-soa-aos");
+  CHECK(j.get<Variant>() == v);
+  CHECK(nlohmann::json("real.f64/csr-aos-aos/static-256x8").get<Variant>().layout.name() == "csr-aos-aos");
+  CHECK_THROWS_AS(nlohmann::json({{"threads", 3}}).get<Variant>(), InvalidArgument);
+}
