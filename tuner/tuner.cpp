@@ -219,6 +219,107 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
   }
 }
 
+// Packs every layout this mode uses once (in parallel on the host), then uploads; a layout over the memory
+// cap or beyond 32-bit positions is recorded as skipped.
+void Tuner::pack_layouts(Job& job) {
+  const HostMatrix& a = *job.a;
+  const std::vector<Layout> layouts =
+      options_.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
+  std::vector<std::unique_ptr<PackedMatrix>> packs(layouts.size());
+  std::vector<std::string> errors(layouts.size());
+  std::vector<std::thread> pool;
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    const int64_t need = packed_bytes(a, layouts[i], job.precision);
+    if (need > options_.memory_cap_bytes) {
+      job.layout_skip[layouts[i].name()] = "skipped: the layout needs " + std::to_string(need) +
+                                           " bytes, over the memory cap of " + std::to_string(options_.memory_cap_bytes);
+      continue;
+    }
+    pool.emplace_back([&, i] {
+      try {
+        packs[i] = std::make_unique<PackedMatrix>(pack(a, layouts[i], job.precision));
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    if (!errors[i].empty()) job.layout_skip[layouts[i].name()] = "skipped: " + errors[i];
+    if (!packs[i]) continue;
+    try {
+      job.packed[layouts[i].name()] = std::make_unique<DeviceMatrix>(ctx_, std::move(*packs[i]), a.entry.name);
+    } catch (const DeviceError& e) {
+      job.layout_skip[layouts[i].name()] = std::string("skipped: ") + e.what();
+    }
+    packs[i].reset();
+  }
+}
+
+// Stage 2: the schedule grid of the best (layout, tpr) pairs of stage 1, of the best csr-aos-aos pair (the
+// schedule-only baseline), and the winners of the domain's other matrices (so the domain winner is
+// measured on every matrix of the domain).
+std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
+                                               const ScheduleLimits& limits) const {
+  const std::string& entry = job.record.entry;
+  std::vector<std::pair<double, Variant>> ranked;
+  for (const auto& v : stage1)
+    if (const auto* m = job.record.find(v.name()); m && m->ok()) ranked.emplace_back(m->median_us, v);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::vector<Variant> sweep;
+  std::set<std::string> chosen;
+  auto add_pair = [&](const Variant& v) {
+    if (!chosen.insert(layout_tpr_key(v)).second) return;
+    for (const auto& g : grid_variants(entry, job.precision, v.layout, v.schedule.threads_per_row, limits))
+      sweep.push_back(g);
+  };
+  for (const auto& [t, v] : ranked)
+    if (v.layout.name() == "csr-aos-aos") {
+      add_pair(v);
+      break;
+    }
+  if (options_.mode == "joint")
+    for (size_t i = 0; i < ranked.size() && static_cast<int>(chosen.size()) < options_.top_layouts + 1; ++i)
+      add_pair(ranked[i].second);
+  for (const MatrixRecord* r : db_.records())
+    if (r->domain == job.record.domain && r->entry == entry && r->precision == job.record.precision &&
+        !r->winner.empty() && r->hash != job.record.hash)
+      sweep.push_back(Variant::parse(r->winner));
+  return sweep;
+}
+
+// The winner and the schedule-only best, timed again with the full method for the reported numbers.
+void Tuner::retime_winners(Job& job) {
+  for (bool baseline : {false, true}) {
+    const MeasurementRecord* best = job.record.best(baseline);
+    if (!best) continue;
+    MeasurementRecord m = *best;
+    const Variant v = Variant::parse(m.variant);
+    const int vl = v.layout.vector == VectorLayout::aos ? 0 : 1;
+    try {
+      SpmvLaunch launch(ctx_, v, *job.packed.at(v.layout.name()), *job.x[vl], *job.y[vl]);
+      const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.final_timing);
+      m.median_us = t.median_us;
+      m.samples_us = t.samples_us;
+      m.reps_per_sample = t.reps_per_sample;
+      m.gbps = effective_gbps(job.record.compulsory_bytes, m.median_us);
+      job.record.upsert(m);
+    } catch (const Error&) {
+      // keep the search's measurement
+    }
+  }
+}
+
+void Tuner::print_result(const Job& job, bool stopped) const {
+  if (options_.progress) std::cerr << "\r\033[K";
+  const auto* w = job.record.find(job.record.winner);
+  const auto* s = job.record.find(job.record.schedule_only);
+  std::cerr << job.record.name << " " << job.record.precision << ": " << (w ? w->variant : "no variant ran") << " "
+            << (w ? std::to_string(w->median_us) + " us, " + std::to_string(static_cast<int>(w->gbps)) + " GB/s" : "")
+            << (w && s ? ", " + std::to_string(s->median_us / w->median_us) + "x schedule-only" : "")
+            << (stopped ? " (budget reached: best so far)" : "") << "\n";
+}
+
 bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const EntryType& entry = a.entry;
   const ScheduleLimits limits = ScheduleLimits::from(ctx_.device());
@@ -252,41 +353,7 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     }
     if (out_of_budget()) return false;
 
-    // Pack every layout this mode uses once (in parallel on the host), then upload.
-    const std::vector<Layout> layouts =
-        options_.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
-    std::vector<std::unique_ptr<PackedMatrix>> packs(layouts.size());
-    {
-      std::vector<std::thread> pool;
-      std::vector<std::string> errors(layouts.size());
-      for (size_t i = 0; i < layouts.size(); ++i) {
-        const int64_t need = packed_bytes(a, layouts[i], p);
-        if (need > options_.memory_cap_bytes) {
-          job.layout_skip[layouts[i].name()] = "skipped: the layout needs " + std::to_string(need) +
-                                               " bytes, over the memory cap of " +
-                                               std::to_string(options_.memory_cap_bytes);
-          continue;
-        }
-        pool.emplace_back([&, i] {
-          try {
-            packs[i] = std::make_unique<PackedMatrix>(pack(a, layouts[i], p));
-          } catch (const std::exception& e) {
-            errors[i] = e.what();
-          }
-        });
-      }
-      for (auto& t : pool) t.join();
-      for (size_t i = 0; i < layouts.size(); ++i) {
-        if (!errors[i].empty()) job.layout_skip[layouts[i].name()] = "skipped: " + errors[i];
-        if (!packs[i]) continue;
-        try {
-          job.packed[layouts[i].name()] = std::make_unique<DeviceMatrix>(ctx_, std::move(*packs[i]), entry.name);
-        } catch (const DeviceError& e) {
-          job.layout_skip[layouts[i].name()] = std::string("skipped: ") + e.what();
-        }
-        packs[i].reset();
-      }
-    }
+    pack_layouts(job);
     for (int vl = 0; vl < 2; ++vl) {
       const VectorLayout layout = vl == 0 ? VectorLayout::aos : VectorLayout::soa;
       job.x[vl] = std::make_unique<DeviceVector>(ctx_, a.cols, a.vector_components(), layout, p);
@@ -301,66 +368,18 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     job.planned = stage1.size() + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
     job.stage = "layouts x threads-per-row";
     run_variants(job, stage1);
-
-    // Stage 2: the schedule grid of the best pairs, and of the best csr-aos-aos pair (the baseline).
-    std::vector<std::pair<double, Variant>> ranked;
-    for (const auto& v : stage1)
-      if (const auto* m = job.record.find(v.name()); m && m->ok()) ranked.emplace_back(m->median_us, v);
-    std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
-    std::vector<Variant> sweep;
-    std::set<std::string> chosen;
-    auto add_pair = [&](const Variant& v) {
-      if (!chosen.insert(layout_tpr_key(v)).second) return;
-      for (const auto& g : grid_variants(entry.name, p, v.layout, v.schedule.threads_per_row, limits)) sweep.push_back(g);
-    };
-    for (const auto& [t, v] : ranked)
-      if (v.layout.name() == "csr-aos-aos") {
-        add_pair(v);
-        break;
-      }
-    if (options_.mode == "joint")
-      for (size_t i = 0; i < ranked.size() && static_cast<int>(chosen.size()) < options_.top_layouts + 1; ++i)
-        add_pair(ranked[i].second);
-    // The winners of the domain's other matrices, so the domain winner is measured on every matrix.
-    for (const MatrixRecord* r : db_.records())
-      if (r->domain == domain && r->entry == entry.name && r->precision == to_string(p) && !r->winner.empty() &&
-          r->hash != hash)
-        sweep.push_back(Variant::parse(r->winner));
     job.stage = "schedule grid";
-    run_variants(job, sweep);
+    run_variants(job, stage_two_variants(job, stage1, limits));
 
-    // Winners, timed again with the full method for the reported numbers.
     const bool stopped = out_of_budget();
-    for (bool baseline : {false, true}) {
-      const MeasurementRecord* best = job.record.best(baseline);
-      if (!best || stopped) continue;
-      MeasurementRecord m = *best;
-      const Variant v = Variant::parse(m.variant);
-      const int vl = v.layout.vector == VectorLayout::aos ? 0 : 1;
-      try {
-        SpmvLaunch launch(ctx_, v, *job.packed.at(v.layout.name()), *job.x[vl], *job.y[vl]);
-        const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.final_timing);
-        m.median_us = t.median_us;
-        m.samples_us = t.samples_us;
-        m.reps_per_sample = t.reps_per_sample;
-        m.gbps = effective_gbps(job.record.compulsory_bytes, m.median_us);
-        job.record.upsert(m);
-      } catch (const Error&) {
-      }
-    }
+    if (!stopped) retime_winners(job);
     if (const auto* w = job.record.best()) job.record.winner = w->variant;
     if (const auto* s = job.record.best(true)) job.record.schedule_only = s->variant;
     job.record.complete = !stopped;
     db_.upsert(job.record);
     db_.save();
     tuned_.emplace_back(hash, to_string(p));
-    if (options_.progress) std::cerr << "\r\033[K";
-    const auto* w = job.record.find(job.record.winner);
-    const auto* s = job.record.find(job.record.schedule_only);
-    std::cerr << a.name << " " << to_string(p) << ": " << (w ? w->variant : "no variant ran") << " "
-              << (w ? std::to_string(w->median_us) + " us, " + std::to_string(static_cast<int>(w->gbps)) + " GB/s" : "")
-              << (w && s ? ", " + std::to_string(s->median_us / w->median_us) + "x schedule-only" : "")
-              << (stopped ? " (budget reached: best so far)" : "") << "\n";
+    print_result(job, stopped);
     check = std::move(job.check);
     ++matrices_done_;
     if (stopped) return false;

@@ -50,6 +50,11 @@ class Tuner {
 
  private:
   struct Job;
+  void pack_layouts(Job& job);
+  std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
+                                          const ScheduleLimits& limits) const;
+  void retime_winners(Job& job);
+  void print_result(const Job& job, bool stopped) const;
   void run_variants(Job& job, const std::vector<Variant>& variants);
   void measure(Job& job, const Variant& v);
   void progress_line(const Job& job, bool force = false);
