@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -32,7 +34,7 @@ TEST_CASE("generator: variant names round-trip") {
 }
 
 TEST_CASE("generator: NVRTC compiles a variant and the cache returns it") {
-  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-gen-test";
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-gen-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
   Variant v = Variant::parse("quaternion.f32/csr-aos-aos/static-256x2");
@@ -100,7 +102,7 @@ TEST_CASE("generator: every structural variant compiles for sm_90, and a second 
   const auto variants =
       structural_variants({"real", "complex", "quaternion", "block3", "block2", "dual_quaternion"});
   REQUIRE(variants.size() == 6 * 2 * 16 * 2);
-  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-structural-test";
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-structural-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
   auto t0 = std::chrono::steady_clock::now();
@@ -125,7 +127,7 @@ TEST_CASE("generator: every structural variant compiles for sm_90, and a second 
 }
 
 TEST_CASE("generator: a schedule grid compiles as one program per schedule kind") {
-  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-grid-test";
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-grid-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
   std::vector<Variant> grid;
@@ -160,7 +162,7 @@ TEST_CASE("generator: the H100 search space") {
 #include "generator/export.hpp"
 
 TEST_CASE("generator: exported sources compile with nvcc on a machine without a GPU") {
-  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-export-test";
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-export-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const std::vector<Variant> variants = {Variant::parse("quaternion.f64/sell32-soa-aos/dynamic-256x2"),
                                          Variant::parse("block3.f32/csr-aos-aos/static-128x4-tpr4"),

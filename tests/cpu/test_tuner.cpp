@@ -1,6 +1,8 @@
 // The tuner's CPU side: database round trip and corruption, run-time selection levels, the search space.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -50,7 +52,7 @@ MatrixRecord record_for(const HostMatrix& a, const std::string& prec, const std:
 }
 
 struct TempCache {
-  std::string dir = std::filesystem::temp_directory_path() / "jitsparse-tuner-test";
+  std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-tuner-test-" + std::to_string(::getpid()));
   TempCache() { std::filesystem::remove_all(dir); }
   ~TempCache() { std::filesystem::remove_all(dir); }
 };

@@ -2,6 +2,8 @@
 // budget stop and resume, and run-time selection through Context::load.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "core/random_matrix.hpp"
@@ -39,7 +41,7 @@ HostMatrix test_matrix(const char* entry, const char* name, uint64_t seed = 1) {
 
 TEST_CASE("gpu tuner: search, record, reuse, select") {
   Context& ctx = test::gpu_context();
-  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-gpu-tuner-test";
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-gpu-tuner-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const HostMatrix a = test_matrix("quaternion", "tuner_test_quaternion");
   {
@@ -91,7 +93,7 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
 
 TEST_CASE("gpu tuner: a budget stops cleanly and a second run resumes") {
   Context& ctx = test::gpu_context();
-  const std::string dir = std::filesystem::temp_directory_path() / "jitsparse-gpu-budget-test";
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-gpu-budget-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const HostMatrix a = test_matrix("block3", "tuner_test_block3");
   TuneOptions o = small_search();
