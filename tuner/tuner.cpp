@@ -256,51 +256,15 @@ void Tuner::pack_layouts(Job& job) {
   }
 }
 
-// Stage 1b: for each layout, its best threads-per-row of stage 1 with a few more schedules (small and large
-// blocks, each filling the SM, static and dynamic), so every layout in the report's table has been given a
-// fair chance and stage 2 ranks layouts on more than one schedule.
-std::vector<Variant> Tuner::stage_one_b_variants(const Job& job, const std::vector<Variant>& stage1,
-                                                 const ScheduleLimits& limits) const {
-  std::map<std::string, std::pair<double, Variant>> best_per_layout;
-  for (const auto& v : stage1)
-    if (const auto* m = job.record.find(v.name()); m && m->ok()) {
-      auto it = best_per_layout.find(v.layout.name());
-      if (it == best_per_layout.end() || m->median_us < it->second.first) best_per_layout[v.layout.name()] = {m->median_us, v};
-    }
-  std::vector<Variant> out;
-  for (const auto& [layout, best] : best_per_layout)
-    for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic})
-      for (int threads : {64, 128, 512, 1024}) {
-        if (threads > limits.max_threads_per_block) continue;
-        Variant v = best.second;
-        v.schedule.kind = kind;
-        v.schedule.threads = threads;
-        v.schedule.blocks_per_sm = std::max(1, std::min(limits.max_blocks_per_sm, limits.max_threads_per_sm / threads));
-        out.push_back(v);
-      }
-  return out;
-}
-
 // Stage 2: the schedule grid of the best (layout, tpr) pairs of stage 1, of the best csr-aos-aos pair (the
 // schedule-only baseline), and the winners of the domain's other matrices (so the domain winner is
 // measured on every matrix of the domain).
 std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                                const ScheduleLimits& limits) const {
   const std::string& entry = job.record.entry;
-  // Rank (layout, tpr) pairs by their best measurement so far (stage 1 and 1b).
-  std::set<std::string> stage1_pairs;
-  for (const auto& v : stage1) stage1_pairs.insert(layout_tpr_key(v));
-  std::map<std::string, std::pair<double, Variant>> best_per_pair;
-  for (const auto& m : job.record.measurements) {
-    if (!m.ok()) continue;
-    const Variant v = Variant::parse(m.variant);
-    const std::string key = layout_tpr_key(v);
-    if (!stage1_pairs.count(key)) continue;
-    auto it = best_per_pair.find(key);
-    if (it == best_per_pair.end() || m.median_us < it->second.first) best_per_pair[key] = {m.median_us, v};
-  }
   std::vector<std::pair<double, Variant>> ranked;
-  for (const auto& [key, best] : best_per_pair) ranked.push_back(best);
+  for (const auto& v : stage1)
+    if (const auto* m = job.record.find(v.name()); m && m->ok()) ranked.emplace_back(m->median_us, v);
   std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
   std::vector<Variant> sweep;
   std::set<std::string> chosen;
@@ -401,12 +365,9 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
 
     const auto stage1 = stage_one_variants(entry.name, p, options_.mode, options_.threads_per_row, limits);
     const size_t grid = all_schedules(limits, {1}).size();
-    const size_t layouts = options_.mode == "joint" ? all_layouts().size() : 1;
-    job.planned = stage1.size() + 8 * layouts + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
+    job.planned = stage1.size() + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
     job.stage = "layouts x threads-per-row";
     run_variants(job, stage1);
-    job.stage = "more schedules per layout";
-    run_variants(job, stage_one_b_variants(job, stage1, limits));
     job.stage = "schedule grid";
     run_variants(job, stage_two_variants(job, stage1, limits));
 

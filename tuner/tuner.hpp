@@ -31,7 +31,7 @@ struct TuneOptions {
 };
 
 // The search of DESIGN.md: per matrix and precision, stage 1 measures every layout x threads-per-row with
-// one default schedule; stage 1b gives each layout's best threads-per-row 8 more schedules; stage 2 measures the whole n_t x n_b x {static, dynamic} grid for the best
+// one default schedule; stage 2 measures the whole n_t x n_b x {static, dynamic} grid for the best
 // (layout, threads-per-row) pairs and for the best csr-aos-aos pair (the schedule-only baseline). Every
 // variant is verified on the GPU against the CPU reference before it is timed; failures are recorded and
 // the search goes on. Results go to the database after each matrix (resumable).
@@ -51,8 +51,6 @@ class Tuner {
  private:
   struct Job;
   void pack_layouts(Job& job);
-  std::vector<Variant> stage_one_b_variants(const Job& job, const std::vector<Variant>& stage1,
-                                            const ScheduleLimits& limits) const;
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
   void retime_winners(Job& job);
