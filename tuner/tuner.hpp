@@ -53,7 +53,7 @@ class Tuner {
   void pack_layouts(Job& job);
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
-  void retime_winners(Job& job);
+  void choose_winners(Job& job);
   void print_result(const Job& job, bool stopped) const;
   void run_variants(Job& job, const std::vector<Variant>& variants);
   void measure(Job& job, const Variant& v);
