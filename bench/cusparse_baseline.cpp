@@ -150,18 +150,53 @@ constexpr cudaDataType complex_type() {
 template <typename T>
 class Runner {
  public:
+  // ref and scale: the reference y and its tolerance scale (of op(A) x). `operation` is cuSPARSE's own
+  // (implicit transposes); adjoint_blocks makes the block methods use M(a)^T (explicit A^H of blocks).
   Runner(const HostMatrix& a, Precision p, const std::vector<double>& x, const BaselineOptions& options,
-         cudaStream_t stream)
-      : a_(a), options_(options), stream_(stream), v_(a.vector_components()) {
-    ref_ = reference_spmv(a, x);
-    scale_ = reference_abs_scale(a, x);
+         cudaStream_t stream, std::vector<double> ref, std::vector<double> scale,
+         cusparseOperation_t operation = CUSPARSE_OPERATION_NON_TRANSPOSE, bool adjoint_blocks = false)
+      : a_(a), options_(options), stream_(stream), v_(a.vector_components()), op_(operation),
+        adjoint_blocks_(adjoint_blocks) {
+    ref_ = std::move(ref);
+    scale_ = std::move(scale);
     tol_ = default_tolerance(p);
     bytes_ = compulsory_bytes(a, p);
     handle_ = make_handle(stream);
     std::vector<T> xt(x.begin(), x.end());
     x_dev_ = upload_vector(xt, stream, "vector x");
-    y_len_ = static_cast<int64_t>(a.rows) * v_;
+    y_len_ = static_cast<int64_t>(op_ == CUSPARSE_OPERATION_NON_TRANSPOSE ? a.rows : a.cols) * v_;
     y_dev_ = Array(static_cast<size_t>(y_len_) * sizeof(T), "vector y");
+  }
+
+  // What an explicit transpose costs once: cusparseCsr2cscEx2 of the CSR cuSPARSE would convert (the
+  // matrix itself for real and complex entries, its real expansion for the others), median of 5, in us.
+  double csr2csc_us() {
+    const bool blocks = family_of(a_.entry) == Family::blocks;
+    const bool cplx = family_of(a_.entry) == Family::complex_csr;
+    Csr c = blocks ? expanded_csr(row_major_blocks()) : native_csr(cplx);
+    const cudaDataType type = cplx ? complex_type<T>() : real_type<T>();
+    Array cp(static_cast<size_t>(c.cols + 1) * sizeof(int), "csc column offsets");
+    Array ri(static_cast<size_t>(c.nnz) * sizeof(int), "csc row indices");
+    Array vals(c.values.bytes(), "csc values");
+    size_t size = 0;
+    cusparseHandle_t h = handle_.get();
+    check_cusparse(cusparseCsr2cscEx2_bufferSize(h, c.rows, c.cols, c.nnz, c.values.get(), c.row_ptr.template as<int>(),
+                                                 c.col_idx.template as<int>(), vals.get(), cp.template as<int>(), ri.template as<int>(), type,
+                                                 CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                                 CUSPARSE_CSR2CSC_ALG1, &size),
+                   "cusparseCsr2cscEx2_bufferSize");
+    Array work(size, "csr2csc work buffer");
+    auto run = [&] {
+      check_cusparse(cusparseCsr2cscEx2(h, c.rows, c.cols, c.nnz, c.values.get(), c.row_ptr.template as<int>(),
+                                        c.col_idx.template as<int>(), vals.get(), cp.template as<int>(), ri.template as<int>(), type,
+                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
+                                        work.get()),
+                     "cusparseCsr2cscEx2");
+    };
+    TimingOptions once = options_.timing;
+    once.samples = 5;
+    once.min_sample_ms = 0;  // one conversion per sample: what a user pays once
+    return time_on_stream(stream_, run, once).median_us;
   }
 
   // Fills results[i] for every selected method, in the order of `names`.
@@ -355,7 +390,9 @@ class Runner {
     for (int64_t k = 0; k < a_.nnz(); ++k) {
       std::fill(m.begin(), m.end(), 0.0);
       const double* e = a_.entry_values(k);
-      for (const auto& t : a_.entry.terms) m[static_cast<size_t>(t.out) * v_ + t.x] += t.coeff * e[t.a];
+      for (const auto& t : a_.entry.terms)
+        (adjoint_blocks_ ? m[static_cast<size_t>(t.x) * v_ + t.out] : m[static_cast<size_t>(t.out) * v_ + t.x]) +=
+            t.coeff * e[t.a];
       std::copy(m.begin(), m.end(), blocks.begin() + k * bs);
     }
     return blocks;
@@ -413,19 +450,16 @@ class Runner {
     static const T beta[2] = {T(0), T(0)};
     cusparseHandle_t h = handle_.get();
     size_t buffer_size = 0;
-    check_cusparse(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, vx.get(), beta,
-                                           vy.get(), type, alg, &buffer_size),
+    const cusparseOperation_t op = op_;
+    check_cusparse(cusparseSpMV_bufferSize(h, op, alpha, mat, vx.get(), beta, vy.get(), type, alg, &buffer_size),
                    "cusparseSpMV_bufferSize");
     Array work(buffer_size, "cusparseSpMV work buffer");
-    check_cusparse(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, vx.get(), beta,
-                                           vy.get(), type, alg, work.get()),
+    check_cusparse(cusparseSpMV_preprocess(h, op, alpha, mat, vx.get(), beta, vy.get(), type, alg, work.get()),
                    "cusparseSpMV_preprocess");
     cusparseDnVecDescr_t x_d = vx.get(), y_d = vy.get();
     void* w = work.get();
     verify_and_time(r, [=] {
-      check_cusparse(
-          cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, mat, x_d, beta, y_d, type, alg, w),
-          "cusparseSpMV");
+      check_cusparse(cusparseSpMV(h, op, alpha, mat, x_d, beta, y_d, type, alg, w), "cusparseSpMV");
     });
   }
 
@@ -440,8 +474,11 @@ class Runner {
     r.device_bytes = static_cast<int64_t>(c.row_ptr.bytes() + c.col_idx.bytes() + c.values.bytes());
     r.detail = (cplx ? "complex csr " : "real csr ") + std::to_string(c.rows) + " x " +
                std::to_string(c.cols) + ", " + std::to_string(c.nnz) + " entries";
-    // Vector lengths in elements of `type`: complex counts pairs.
-    generic_spmv(r, m, c.cols, c.rows, type, alg);
+    // Vector lengths in elements of `type`: complex counts pairs; a transposed product swaps them.
+    if (op_ == CUSPARSE_OPERATION_NON_TRANSPOSE)
+      generic_spmv(r, m, c.cols, c.rows, type, alg);
+    else
+      generic_spmv(r, m, c.rows, c.cols, type, alg);
   }
 
   void generic_bsr(const Bsr& b, bool row_major, BaselineResult& r) {
@@ -499,6 +536,8 @@ class Runner {
   const BaselineOptions& options_;
   cudaStream_t stream_;
   const int v_;
+  const cusparseOperation_t op_;
+  const bool adjoint_blocks_;
   std::vector<double> ref_, scale_;
   double tol_ = 0, bytes_ = 0;
   Handle handle_;
@@ -508,25 +547,123 @@ class Runner {
 
 }  // namespace
 
-std::vector<std::string> cusparse_methods(const EntryType& entry) {
+namespace {
+
+std::vector<std::string> plain_methods(const EntryType& entry) {
   const auto& all = all_method_names();
   if (family_of(entry) != Family::blocks) return {all[0], all[1]};
   return {all.begin() + 2, all.end()};
 }
 
+const char* kExplicit = "-explicit";
+const std::string kImplicit = "cusparse-csr-alg1-implicit";
+
+bool has_implicit(const EntryType& entry, Op op) {
+  return op == Op::h || family_of(entry) != Family::blocks;
+}
+
+// The explicit transposed matrix of op(A) for the cuSPARSE methods: A^T's pattern with A's entries,
+// conjugated for complex A^H (block types get M(a)^T through Runner's adjoint_blocks instead).
+HostMatrix explicit_transpose(const HostMatrix& a, Op op) {
+  HostMatrix b = transpose_pattern(a);
+  if (op == Op::h && family_of(a.entry) == Family::complex_csr)
+    for (size_t k = 1; k < b.values.size(); k += 2) b.values[k] = -b.values[k];
+  return b;
+}
+
+}  // namespace
+
+std::vector<std::string> cusparse_methods(const EntryType& entry, Op op) {
+  std::vector<std::string> names = plain_methods(entry);
+  if (op == Op::n) return names;
+  for (auto& n : names) n += kExplicit;
+  if (has_implicit(entry, op)) names.push_back(kImplicit);
+  return names;
+}
+
+namespace {
+
+// The methods of `names` that end in `suffix`, without it (and the result rows they belong to).
+std::vector<std::string> strip(const std::vector<std::string>& names, const std::string& suffix) {
+  std::vector<std::string> out;
+  for (const auto& n : names)
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(n.substr(0, n.size() - suffix.size()));
+  return out;
+}
+
+// Runs `base` methods through `runner` into the rows named base + suffix (renamed = the implicit row).
+template <typename T>
+void run_into(Runner<T>& runner, const std::vector<std::string>& base, const std::string& suffix,
+              const std::string& renamed, std::vector<BaselineResult>& results, double setup_us) {
+  std::vector<BaselineResult> tmp;
+  for (const auto& b : base) {
+    BaselineResult r;
+    r.method = b;
+    tmp.push_back(r);
+  }
+  runner.run(base, tmp);
+  for (auto& t : tmp)
+    for (auto& r : results)
+      if (r.method == (renamed.empty() ? t.method + suffix : renamed)) {
+        const std::string name = r.method;
+        r = t;
+        r.method = name;
+        r.setup_us = setup_us;
+      }
+}
+
+template <typename T>
+void run_methods(const HostMatrix& a, Precision p, const std::vector<double>& x, const BaselineOptions& options,
+                 cudaStream_t stream, const std::vector<std::string>& names, std::vector<BaselineResult>& results) {
+  const Op op = options.op;
+  std::vector<double> ref = reference_apply(a, x, op), scale = reference_abs_scale(a, x, op);
+  if (op == Op::n) {
+    Runner<T> runner(a, p, x, options, stream, ref, scale);
+    runner.run(names, results);
+    return;
+  }
+  const std::vector<std::string> explicit_names = strip(names, kExplicit);
+  if (!explicit_names.empty()) {
+    const HostMatrix b = explicit_transpose(a, op);
+    const bool adjoint_blocks = op == Op::h && family_of(a.entry) == Family::blocks;
+    Runner<T> runner(b, p, x, options, stream, ref, scale, CUSPARSE_OPERATION_NON_TRANSPOSE, adjoint_blocks);
+    double setup = 0;
+    if (options.time) {
+      Runner<T> conv(a, p, std::vector<double>(static_cast<size_t>(a.cols) * a.vector_components(), 0.0), options,
+                     stream, {}, {});
+      setup = conv.csr2csc_us();
+    }
+    run_into(runner, explicit_names, kExplicit, "", results, setup);
+  }
+  if (std::find(names.begin(), names.end(), kImplicit) != names.end()) {
+    const bool cplx = family_of(a.entry) == Family::complex_csr;
+    const cusparseOperation_t cop =
+        op == Op::h && cplx ? CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE : CUSPARSE_OPERATION_TRANSPOSE;
+    Runner<T> runner(a, p, x, options, stream, ref, scale, cop);
+    const std::string base = family_of(a.entry) == Family::blocks ? "cusparse-csr-alg1-expanded" : "cusparse-csr-alg1";
+    run_into(runner, {base}, "", kImplicit, results, 0);
+  }
+}
+
+}  // namespace
+
 std::vector<BaselineResult> run_cusparse_baselines(const HostMatrix& a, Precision p,
                                                    const std::vector<double>& x,
                                                    const BaselineOptions& options) {
-  const int64_t want_x = static_cast<int64_t>(a.cols) * a.vector_components();
+  const Op op = options.op;
+  const int64_t want_x = static_cast<int64_t>(is_transposed(op) ? a.rows : a.cols) * a.vector_components();
   if (static_cast<int64_t>(x.size()) != want_x)
     throw InvalidArgument("run_cusparse_baselines: x has " + std::to_string(x.size()) +
-                          " numbers, the matrix needs " + std::to_string(want_x) +
-                          " (cols * vector components)");
+                          " numbers, the matrix needs " + std::to_string(want_x) + " (" +
+                          (is_transposed(op) ? "rows" : "cols") + " * vector components)");
   a.validate();
 
-  const std::vector<std::string> applicable = cusparse_methods(a.entry);
+  const std::vector<std::string> applicable = cusparse_methods(a.entry, op);
   std::vector<std::string> requested = options.methods.empty() ? applicable : options.methods;
-  const auto& all = all_method_names();
+  std::vector<std::string> all = all_method_names();
+  for (const auto& n : all_method_names()) all.push_back(n + kExplicit);
+  all.push_back(kImplicit);
   std::vector<BaselineResult> results;
   std::vector<std::string> to_run;
   for (const auto& n : requested) {
@@ -567,13 +704,10 @@ std::vector<BaselineResult> run_cusparse_baselines(const HostMatrix& a, Precisio
   // Setup failures that concern every method (no memory for x or y, cusparseCreate) are recorded as
   // each method's status, so a caller always gets one row per method.
   try {
-    if (p == Precision::f32) {
-      Runner<float> runner(a, p, x, options, stream.get());
-      runner.run(to_run, results);
-    } else {
-      Runner<double> runner(a, p, x, options, stream.get());
-      runner.run(to_run, results);
-    }
+    if (p == Precision::f32)
+      run_methods<float>(a, p, x, options, stream.get(), to_run, results);
+    else
+      run_methods<double>(a, p, x, options, stream.get(), to_run, results);
   } catch (const Unsupported& e) {
     for (auto& r : results)
       if (r.status.empty()) r.status = std::string("unsupported: ") + e.what();

@@ -5,6 +5,7 @@
 
 #include "runtime/gpu_timer.hpp"
 #include "core/host_matrix.hpp"
+#include "core/op.hpp"
 #include "core/precision.hpp"
 
 namespace jitsparse {
@@ -20,7 +21,16 @@ namespace jitsparse {
 //                           (rows*V) x (cols*V) expansion, every block stored whole (as bsr2csr would)
 // For quaternions the aos vector (w, x, y, z per element) is exactly the expanded real vector, so every
 // method reads the same x and writes the same y.
+//
+// op t and h (y = A^T x, A^H x; x has rows * V numbers): the forms a cuSPARSE user would pick:
+//   <method>-explicit   every method above on the explicit transposed matrix (what csr2csc gives, with
+//                       conjugated or transposed blocks for A^H), whose conversion time on the GPU
+//                       (cusparseCsr2cscEx2, once) is reported as setup_us
+//   cusparse-csr-alg1-implicit  CSR ALG1 with CUSPARSE_OPERATION_TRANSPOSE (real; complex op t) or
+//                       CONJUGATE_TRANSPOSE (complex op h); for block types op h only, on the real
+//                       expansion (its transpose is A^H; cuSPARSE has no product for A^T of those)
 struct BaselineOptions {
+  Op op = Op::n;
   TimingOptions timing;
   int device = 0;
   bool time = true;                  // false: verify only (tests)
@@ -38,16 +48,17 @@ struct BaselineResult {
   double gbps = 0;           // compulsory_bytes of the native compound matrix / median time
   double max_rel_error = 0;  // max_i |y_i - ref_i| / sum_j |a_ij| |x_j| (row scale of the reference)
   int64_t device_bytes = 0;  // bytes of the method's matrix arrays on the GPU (not x, y, work buffers)
+  double setup_us = 0;       // explicit transposes: cusparseCsr2cscEx2 on the GPU, once per matrix
 
   bool ok() const { return status == "ok"; }
 };
 
-// The method names run_cusparse_baselines would try for this entry type, in order.
-std::vector<std::string> cusparse_methods(const EntryType& entry);
+// The method names run_cusparse_baselines would try for this entry type and operation, in order.
+std::vector<std::string> cusparse_methods(const EntryType& entry, Op op = Op::n);
 
 // Runs every applicable method (each verified against reference_spmv before it is timed) and returns one
 // result per method; a failure of one method is recorded in its status and never stops the others.
-// x: cols * V doubles (aos). Throws InvalidArgument for a wrong x size or an unknown method name and
+// x: cols * V doubles (aos) for op n, rows * V for op t and h. Throws InvalidArgument for a wrong x size or an unknown method name and
 // DeviceError when there is no usable GPU.
 std::vector<BaselineResult> run_cusparse_baselines(const HostMatrix& a, Precision p,
                                                    const std::vector<double>& x,

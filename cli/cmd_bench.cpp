@@ -52,17 +52,18 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
                          const TimingOptions& timing, double stream_gbps) {
   const Variant& v = sel.variant;
   const std::string method = "jitsparse " + v.name() + " (" + sel.level + ")";
+  const int64_t x_len = is_transposed(v.op) ? a.rows : a.cols, y_len = is_transposed(v.op) ? a.cols : a.rows;
   try {
-    DeviceMatrix da(ctx, a, v.layout, p);
-    const auto x = random_vector(a.cols, a.vector_components(), 12345);
-    DeviceVector dx(ctx, a.cols, a.vector_components(), v.layout.vector, p);
-    DeviceVector dy(ctx, a.rows, a.vector_components(), v.layout.vector, p);
+    DeviceMatrix da = DeviceMatrix::for_variant(ctx, a, v);
+    const auto x = random_vector(x_len, a.vector_components(), 12345);
+    DeviceVector dx(ctx, x_len, a.vector_components(), v.layout.vector, p);
+    DeviceVector dy(ctx, y_len, a.vector_components(), v.layout.vector, p);
     dx.upload(x);
     SpmvLaunch launch(ctx, v, da, dx, dy);
     launch.launch();
     dy.poison();
     launch.launch();
-    GpuCheck check(ctx, a, x);
+    GpuCheck check(ctx, a, x, v.op);
     const std::string wrong = check.check(dy);
     if (!wrong.empty()) return row(a.name, a, p, method, true, "wrong: " + wrong, 0, 0, stream_gbps);
     const TimingResult t = time_on_stream(ctx.stream(), [&] { launch.launch(); }, timing);
@@ -71,6 +72,7 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
     r["device_bytes"] = da.bytes();
     r["variant"] = v.name();
     r["selection"] = sel.level;
+    r["deterministic"] = v.deterministic();
     return r;
   } catch (const Error& e) {
     return row(a.name, a, p, method, true, std::string("error: ") + e.what(), 0, 0, stream_gbps);
@@ -93,6 +95,8 @@ int run_bench(const std::vector<std::string>& args) {
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices")
       ("no-tune", "do not tune untuned matrices: use the nearest tuned one's winner (or the default)")
+      ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
+      ("deterministic", "ours: only variants whose result bits never change")
       ("samples", po::value<int>()->default_value(9), "timing samples per method (median reported)")
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
@@ -106,6 +110,8 @@ int run_bench(const std::vector<std::string>& args) {
                                       vm["builtin"].as<std::string>());
   TimingOptions timing;
   timing.samples = vm["samples"].as<int>();
+  const Op op = parse_op(vm["op"].as<std::string>());
+  const bool deterministic = vm.count("deterministic") > 0;
 
   const std::time_t start_time = std::time(nullptr);
   char started[32];
@@ -126,6 +132,8 @@ int run_bench(const std::vector<std::string>& args) {
   std::ofstream jsonl(out + "/bench.jsonl");
   TuneOptions tune_options;
   tune_options.precisions = precisions;
+  tune_options.op = op;
+  tune_options.deterministic = deterministic;
   tune_options.progress = !vm.count("quiet");
   Tuner tuner(ctx, db, tune_options);
   tuner.set_planned_matrices(static_cast<int>(sources.size()));
@@ -135,12 +143,13 @@ int run_bench(const std::vector<std::string>& args) {
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
-      const Selection sel = select_variant(db, a, p, ScheduleLimits::from(ctx.device()));
+      const Selection sel = select_variant(db, a, p, ScheduleLimits::from(ctx.device()), op, deterministic);
       group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps));
       BaselineOptions bo;
+      bo.op = op;
       bo.timing = timing;
       bo.device = ctx.device().ordinal;
-      const auto x = random_vector(a.cols, a.vector_components(), 12345);
+      const auto x = random_vector(is_transposed(op) ? a.rows : a.cols, a.vector_components(), 12345);
       for (const auto& b : run_cusparse_baselines(a, p, x, bo)) {
         auto r = row(a.name, a, p, b.method, false, b.ok() ? "ok" : b.status + (b.detail.empty() ? "" : ": " + b.detail),
                      b.median_us, b.gbps, stream_gbps);
@@ -148,6 +157,7 @@ int run_bench(const std::vector<std::string>& args) {
           r["samples_us"] = b.samples_us;
           r["device_bytes"] = b.device_bytes;
         }
+        if (b.setup_us > 0) r["setup_us"] = b.setup_us;  // explicit transposes: csr2csc once
         group.push_back(r);
       }
       double best_cusparse = 0;
@@ -155,7 +165,11 @@ int run_bench(const std::vector<std::string>& args) {
         if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok")
           best_cusparse = best_cusparse == 0 ? r["median_us"].get<double>() : std::min(best_cusparse, r["median_us"].get<double>());
       auto& ours = group[0];
+      ours["op"] = to_string(op);
       if (ours["status"] == "ok" && best_cusparse > 0) ours["speedup_vs_best_cusparse"] = best_cusparse / ours["median_us"].get<double>();
+      for (const auto& r : group)  // op t/h: cuSPARSE's own transposed product, beside the best of all
+        if (ours["status"] == "ok" && r["method"] == "cusparse-csr-alg1-implicit" && r["status"] == "ok")
+          ours["speedup_vs_implicit_transpose"] = r["median_us"].get<double>() / ours["median_us"].get<double>();
       for (auto& r : group) {
         if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok" && ours["status"] == "ok")
           r["speedup_vs_best_cusparse"] = nullptr;

@@ -30,6 +30,8 @@ int run_tune(const std::vector<std::string>& args) {
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
       ("mode", po::value<std::string>()->default_value("joint"), "joint (layout and schedule) or schedule (csr-aos-aos only)")
+      ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x); tuned and recorded apart")
+      ("deterministic", "only variants whose result bits never change (no floating-point atomics: op t/h by a transposed copy, no hola)")
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
@@ -48,6 +50,10 @@ int run_tune(const std::vector<std::string>& args) {
   TuneOptions options;
   options.precisions = parse_precisions(vm["precision"].as<std::string>());
   options.mode = vm["mode"].as<std::string>();
+  options.op = parse_op(vm["op"].as<std::string>());
+  options.deterministic = vm.count("deterministic") > 0;
+  if (options.op == Op::h && !EntryRegistry::instance().get(entry).has_adjoint)
+    throw InvalidArgument("entry type '" + entry + "' has no adjoint (\"adjoint\": false in its definition): cannot tune --op h");
   if (vm.count("budget")) options.budget_seconds = parse_duration(vm["budget"].as<std::string>());
   options.remeasure = vm.count("remeasure") > 0;
   if (vm.count("memory-cap")) options.memory_cap_bytes = parse_bytes(vm["memory-cap"].as<std::string>());
@@ -60,7 +66,7 @@ int run_tune(const std::vector<std::string>& args) {
   Context ctx(vm["device"].as<int>());
   TuningDatabase db(ctx.device(), ctx.cache_root());
   if (!db.warning().empty()) std::cerr << "jitsparse tune: " << db.warning() << "\n";
-  std::cerr << "tuning " << sources.size() << " matrices on " << ctx.device().name << " (" << ctx.device().arch()
+  std::cerr << "tuning " << (options.op == Op::n ? "" : "op " + to_string(options.op) + " of ") << sources.size() << " matrices on " << ctx.device().name << " (" << ctx.device().arch()
             << ", " << ctx.device().sm_count << " SMs); database " << db.path() << "\n";
 
   Tuner tuner(ctx, db, options);

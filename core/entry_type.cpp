@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -86,6 +88,30 @@ void parse_cell(const std::string& cell, int out, int x, const std::vector<std::
   }
 }
 
+// acc += M(a)^T x from the bilinear terms: the term y[out] += c a[i] x[j] of M(a) becomes
+// acc[j] += c a[i] x[out]. One statement per output component, in component order.
+std::string derived_adjoint_mac(const EntryType& e) {
+  std::ostringstream o;
+  for (int out = 0; out < e.num_vector_components(); ++out) {
+    bool first = true;
+    for (const auto& t : e.terms) {
+      if (t.x != out) continue;
+      if (first) o << "acc." << e.vector_components[out] << " +=";
+      const double c = first ? t.coeff : std::fabs(t.coeff);
+      o << (first ? (t.coeff < 0 ? " -" : " ") : (t.coeff < 0 ? " - " : " + "));
+      if (std::fabs(c) != 1.0) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "T(%.17g) * ", std::fabs(c));
+        o << buf;
+      }
+      o << "a." << e.components[t.a] << " * x." << e.vector_components[t.out];
+      first = false;
+    }
+    if (!first) o << "; ";
+  }
+  return o.str();
+}
+
 }  // namespace
 
 void EntryType::multiply_add(const double* a, const double* x, double* y) const {
@@ -140,6 +166,18 @@ EntryType parse_entry_type(const nlohmann::json& j, const std::string& source) {
     e.zero_snippet = j["zero"].get<std::string>();
   } else {
     for (const auto& n : e.vector_components) e.zero_snippet += "acc." + n + " = T(0); ";
+  }
+  if (j.contains("adjoint")) {
+    if (!j["adjoint"].is_boolean()) fail(source, "'adjoint' must be true or false");
+    e.has_adjoint = j["adjoint"].get<bool>();
+  }
+  if (j.contains("adjoint_mac")) {
+    if (!j["adjoint_mac"].is_string() || j["adjoint_mac"].get<std::string>().empty())
+      fail(source, "'adjoint_mac' must hold the device code of acc += adjoint(a) * x");
+    if (!e.has_adjoint) fail(source, "'adjoint_mac' is given but 'adjoint' is false");
+    e.adjoint_mac_snippet = j["adjoint_mac"].get<std::string>();
+  } else if (e.has_adjoint) {
+    e.adjoint_mac_snippet = derived_adjoint_mac(e);
   }
   e.precisions = {"f32", "f64"};
   if (j.contains("precisions")) {

@@ -24,8 +24,12 @@ struct BilinearTerm {
 //     "multiply": [["re", "-im"], ["im", "re"]],    // y = M(a) x: M's cells are linear in a's components
 //     "mac": "acc.re += a.re * x.re - a.im * x.im; acc.im += a.re * x.im + a.im * x.re;",
 //     "zero": "acc.re = T(0); acc.im = T(0);",        // optional: all components set to zero by default
-//     "precisions": ["f32", "f64"] }                  // optional: both by default
+//     "precisions": ["f32", "f64"],                   // optional: both by default
+//     "adjoint_mac": "...",                            // optional: acc += adjoint(a) * x for A^H x
+//     "adjoint": false }                               // optional: this type has no A^H x
 // "multiply" drives the CPU reference; "mac" is what the GPU runs (variables acc, a, x; scalar type T).
+// The adjoint (the transpose of M(a): the conjugate of a complex or quaternion entry, the transposed
+// block) is derived from "multiply" unless "adjoint_mac" gives it; "adjoint": false refuses A^H x.
 struct EntryType {
   std::string name;
   std::string description;
@@ -34,6 +38,8 @@ struct EntryType {
   std::vector<BilinearTerm> terms;             // the product a*x as a bilinear map
   std::string mac_snippet;                     // device C++: acc += a * x
   std::string zero_snippet;                    // device C++: acc = 0
+  std::string adjoint_mac_snippet;             // device C++: acc += adjoint(a) * x ("" if !has_adjoint)
+  bool has_adjoint = true;                     // false: A^H x is refused with a message
   std::vector<std::string> precisions;         // "f32", "f64"
   std::string source;                          // where it was defined, for messages
 

@@ -17,6 +17,8 @@ namespace jitsparse {
 //             slice (slice_ptr[num_slices] = stored_entries); element k of row r is at position
 //             slice_ptr[r/K] + k*K + r%K (column-major inside the slice); row_len[r] = entries of row r
 //             (0 for padded rows). Positions with k >= row_len[r] are padding: never read by a kernel.
+// outer hola: the csr arrays, read by the Hola-style kernel (templates/jitsparse/hola.cuh), which balances
+//             a fixed number of entries per block and per thread and needs no other preprocessing.
 // outer ell:  ELLPACK-R: one slice of all rows, rows_padded = multiple of 32, width = longest row,
 //             element k of row r at position k*rows_padded + r; row_len as for sell; slice_ptr = {0, total}.
 // inner aos:  component i of the entry at position p is values[p*C + i].
@@ -30,7 +32,7 @@ namespace jitsparse {
 // y is written for rows r < rows only; padded rows (r >= rows) have no y element in the aos layout.
 // Limits: positions (stored_entries) and rows_padded must fit in int32 (pack throws otherwise); value
 //         and vector indices (p*C + i, i*value_stride + p, i*vector_stride + j) may need 64 bits.
-enum class OuterLayout { csr, ell, sell };
+enum class OuterLayout { csr, ell, sell, hola };
 enum class InnerLayout { aos, soa };
 enum class VectorLayout { aos, soa };
 
@@ -42,16 +44,19 @@ struct Layout {
 
   // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa". parse() also takes "sell-32-...".
   std::string name() const;
-  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32"
+  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "hola"
   static Layout parse(const std::string& s);  // throws InvalidArgument
   bool operator==(const Layout& o) const {
     return outer == o.outer && slice == o.slice && inner == o.inner && vector == o.vector;
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
+  bool uses_row_ptr() const { return outer == OuterLayout::csr || outer == OuterLayout::hola; }  // csr arrays
 };
 
-// Every layout of DESIGN.md: {csr, ell, sell16, sell32} x {aos, soa} x {aos, soa}.
+// Every layout: {csr, ell, sell16, sell32, hola} x {aos, soa} x {aos, soa}. Hola layouts run with hola
+// schedules only (generator/variant.hpp); row_layouts() leaves them out.
 std::vector<Layout> all_layouts();
+std::vector<Layout> row_layouts();  // csr, ell, sell16, sell32: the row-per-thread-group kernel family
 
 int64_t vector_stride(int64_t n);  // soa vector stride, see above
 
@@ -62,11 +67,11 @@ struct PackedMatrix {
   int components = 1;         // C
   int vector_components = 1;  // V
   int32_t rows = 0, cols = 0;
-  int32_t rows_padded = 0;    // csr: rows
+  int32_t rows_padded = 0;    // csr, hola: rows
   int32_t num_slices = 0;     // sell: rows_padded / K; ell: 1; csr: 0
   int64_t stored_entries = 0; // positions including padding (csr: nnz)
   int64_t value_stride = 0;   // soa: see above; aos: stored_entries
-  std::vector<int32_t> row_ptr;    // csr only
+  std::vector<int32_t> row_ptr;    // csr and hola only
   std::vector<int32_t> slice_ptr;  // sell/ell only
   std::vector<int32_t> row_len;    // sell/ell only, rows_padded
   std::vector<int32_t> col_idx;    // stored_entries

@@ -49,7 +49,7 @@ Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr) {
   const int64_t rows = a.rows;
   const int64_t K = row_multiple(l);
   s.rows_padded = round_up(rows, K);
-  if (l.outer == OuterLayout::csr) {
+  if (l.uses_row_ptr()) {
     s.stored = a.nnz();
   } else if (l.outer == OuterLayout::ell) {
     int64_t width = 0;
@@ -74,7 +74,7 @@ Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr) {
 
 int64_t shape_bytes(const Shape& s, const Layout& l, int components, Precision p) {
   int64_t index_words = s.stored;  // col_idx
-  if (l.outer == OuterLayout::csr)
+  if (l.uses_row_ptr())
     index_words += s.rows_padded + 1;  // row_ptr
   else
     index_words += (s.num_slices + 1) + s.rows_padded;  // slice_ptr, row_len
@@ -94,7 +94,8 @@ struct RowWalk {
 
 RowWalk row_walk(const PackedMatrix& m, int64_t r) {
   switch (m.layout.outer) {
-    case OuterLayout::csr: return {m.row_ptr[r], 1};
+    case OuterLayout::csr:
+    case OuterLayout::hola: return {m.row_ptr[r], 1};
     case OuterLayout::ell: return {r, m.rows_padded};
     default: {
       const int64_t K = m.layout.slice;
@@ -104,7 +105,7 @@ RowWalk row_walk(const PackedMatrix& m, int64_t r) {
 }
 
 int64_t row_length(const PackedMatrix& m, int64_t r) {
-  return m.layout.outer == OuterLayout::csr ? m.row_ptr[r + 1] - m.row_ptr[r] : m.row_len[r];
+  return m.layout.uses_row_ptr() ? m.row_ptr[r + 1] - m.row_ptr[r] : m.row_len[r];
 }
 
 // Writes the values of the master copy (and NaN into padding when `padding`) at the packed positions.
@@ -118,7 +119,7 @@ void write_values(PackedMatrix& m, const HostMatrix& a, bool padding) {
   const int64_t vs = m.value_stride;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const double* src = a.values.data();
-  if (m.layout.outer == OuterLayout::csr) {
+  if (m.layout.uses_row_ptr()) {
     if (!soa) {
       std::transform(src, src + m.nnz * C, v, [](double d) { return static_cast<T>(d); });
     } else {
@@ -230,7 +231,7 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
 
 [[noreturn]] void bad_layout(const std::string& text) {
   throw InvalidArgument("unknown layout '" + text +
-                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32; inner and vector aos "
+                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, hola; inner and vector aos "
                         "or soa; e.g. csr-aos-aos, sell32-soa-aos)");
 }
 
@@ -239,6 +240,7 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
 std::string Layout::outer_name() const {
   switch (outer) {
     case OuterLayout::csr: return "csr";
+    case OuterLayout::hola: return "hola";
     case OuterLayout::ell: return "ell";
     default: return "sell" + std::to_string(slice);
   }
@@ -266,6 +268,8 @@ Layout Layout::parse(const std::string& text) {
   Layout l;
   if (parts[0] == "csr") {
     l.outer = OuterLayout::csr;
+  } else if (parts[0] == "hola") {
+    l.outer = OuterLayout::hola;
   } else if (parts[0] == "ell") {
     l.outer = OuterLayout::ell;
   } else if (parts[0] == "sell16" || parts[0] == "sell32") {
@@ -287,10 +291,10 @@ Layout Layout::parse(const std::string& text) {
   return l;
 }
 
-std::vector<Layout> all_layouts() {
+namespace {
+
+std::vector<Layout> layouts_of(const std::vector<std::pair<OuterLayout, int>>& outers) {
   std::vector<Layout> out;
-  const std::pair<OuterLayout, int> outers[] = {
-      {OuterLayout::csr, 0}, {OuterLayout::ell, 0}, {OuterLayout::sell, 16}, {OuterLayout::sell, 32}};
   for (const auto& [outer, slice] : outers)
     for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa})
       for (VectorLayout vec : {VectorLayout::aos, VectorLayout::soa}) {
@@ -301,6 +305,18 @@ std::vector<Layout> all_layouts() {
         l.vector = vec;
         out.push_back(l);
       }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Layout> row_layouts() {
+  return layouts_of({{OuterLayout::csr, 0}, {OuterLayout::ell, 0}, {OuterLayout::sell, 16}, {OuterLayout::sell, 32}});
+}
+
+std::vector<Layout> all_layouts() {
+  std::vector<Layout> out = row_layouts();
+  for (const Layout& l : layouts_of({{OuterLayout::hola, 0}})) out.push_back(l);
   return out;
 }
 
@@ -343,7 +359,7 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
   m.stored_entries = s.stored;
   m.value_stride = s.value_stride;
   m.nnz = a.nnz();
-  if (layout.outer == OuterLayout::csr) {
+  if (layout.uses_row_ptr()) {
     m.row_ptr = a.row_ptr;
   } else {
     m.slice_ptr.assign(s.slice_ptr.begin(), s.slice_ptr.end());
@@ -355,7 +371,7 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
 
   // Columns (a column outside the matrix is an error here, not a GPU fault), in the blocked order of
   // write_values for the same reason.
-  const int64_t B = layout.outer == OuterLayout::csr ? 1 : layout.outer == OuterLayout::ell ? 32 : layout.slice;
+  const int64_t B = layout.uses_row_ptr() ? 1 : layout.outer == OuterLayout::ell ? 32 : layout.slice;
   for (int64_t r0 = 0; r0 < a.rows; r0 += B) {
     const int64_t r1 = std::min<int64_t>(a.rows, r0 + B);
     int64_t width = 0;

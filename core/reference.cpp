@@ -2,6 +2,7 @@
 // tuner's verification step.
 #include "core/reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -61,17 +62,58 @@ std::vector<double> reference_spmv_adjoint(const HostMatrix& a, const std::vecto
   return transposed_product(a, x, &EntryType::adjoint_multiply_add, "reference_spmv_adjoint");
 }
 
-std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<double>& x) {
-  check_vector(a, x, a.cols, "reference_abs_scale");
+std::vector<double> reference_apply(const HostMatrix& a, const std::vector<double>& x, Op op) {
+  switch (op) {
+    case Op::t: return reference_spmv_transpose(a, x);
+    case Op::h: return reference_spmv_adjoint(a, x);
+    default: return reference_spmv(a, x);
+  }
+}
+
+std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<double>& x, Op op) {
+  const bool tr = is_transposed(op);
+  check_vector(a, x, tr ? a.rows : a.cols, "reference_abs_scale");
   const int V = a.vector_components();
-  std::vector<double> s(static_cast<size_t>(a.rows) * V, 0.0);
+  std::vector<double> s(static_cast<size_t>(tr ? a.cols : a.rows) * V, 0.0);
   for (int64_t r = 0; r < a.rows; ++r)
     for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       const double* e = a.entry_values(k);
-      const double* xj = x.data() + static_cast<int64_t>(a.col_idx[k]) * V;
-      for (const auto& t : a.entry.terms) s[r * V + t.out] += std::fabs(t.coeff * e[t.a] * xj[t.x]);
+      const int64_t c = a.col_idx[k];
+      if (!tr) {
+        const double* xj = x.data() + c * V;
+        for (const auto& t : a.entry.terms) s[r * V + t.out] += std::fabs(t.coeff * e[t.a] * xj[t.x]);
+      } else if (op == Op::t) {  // y_c += a x_r
+        const double* xr = x.data() + r * V;
+        for (const auto& t : a.entry.terms) s[c * V + t.out] += std::fabs(t.coeff * e[t.a] * xr[t.x]);
+      } else {  // y_c += adjoint(a) x_r
+        const double* xr = x.data() + r * V;
+        for (const auto& t : a.entry.terms) s[c * V + t.x] += std::fabs(t.coeff * e[t.a] * xr[t.out]);
+      }
     }
   return s;
+}
+
+HostMatrix transpose_pattern(const HostMatrix& a) {
+  const int C = a.components();
+  HostMatrix t;
+  t.entry = a.entry;
+  t.name = a.name + "^T";
+  t.rows = a.cols;
+  t.cols = a.rows;
+  t.row_ptr.assign(static_cast<size_t>(a.cols) + 1, 0);
+  for (int32_t c : a.col_idx) ++t.row_ptr[static_cast<size_t>(c) + 1];
+  for (int64_t j = 0; j < a.cols; ++j) t.row_ptr[j + 1] += t.row_ptr[j];
+  t.col_idx.resize(a.col_idx.size());
+  t.values.resize(a.values.size());
+  std::vector<int32_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
+  // Rows of A in order, so the columns of each row of the copy come out sorted.
+  for (int64_t r = 0; r < a.rows; ++r)
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const int64_t dst = next[a.col_idx[k]]++;
+      t.col_idx[dst] = static_cast<int32_t>(r);
+      std::copy(a.entry_values(k), a.entry_values(k) + C, t.values.begin() + dst * C);
+    }
+  return t;
 }
 
 VerifyResult verify_result(const std::vector<double>& y, const std::vector<double>& ref,

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/host_matrix.hpp"
+#include "core/op.hpp"
 #include "core/precision.hpp"
 
 namespace jitsparse {
@@ -15,8 +16,16 @@ std::vector<double> reference_spmv_transpose(const HostMatrix& a, const std::vec
 // y = A^H x: transposed pattern, adjoint entries (EntryType::adjoint_multiply_add); for real and block
 // matrices this is the transpose of the real expansion.
 std::vector<double> reference_spmv_adjoint(const HostMatrix& a, const std::vector<double>& x);
-// Per-row scale for tolerances: s[i*V + c] = sum_j sum over terms |coeff a_ij[a] x_j[x]| contributing to c.
-std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<double>& x);
+// y = op(A) x: one of the three above.
+std::vector<double> reference_apply(const HostMatrix& a, const std::vector<double>& x, Op op);
+// Per-row scale for tolerances: s[i*V + c] = sum_j sum over terms |coeff a_ij[a] x_j[x]| contributing to c
+// (for op t and h: over the rows of op(A), with x of length a.rows).
+std::vector<double> reference_abs_scale(const HostMatrix& a, const std::vector<double>& x, Op op = Op::n);
+
+// The matrix of A^T's pattern holding A's entries unchanged (entry (j, i) of the result is a_ij): a
+// transposed copy. op(A) x equals the result times x with the entry product (op t) or the adjoint entry
+// product (op h).
+HostMatrix transpose_pattern(const HostMatrix& a);
 
 struct VerifyResult {
   bool ok = true;

@@ -16,7 +16,7 @@ KernelBuilder::KernelBuilder(std::string arch, std::string cache_root) : cache_(
 }
 
 CompiledKernel KernelBuilder::build(const Variant& v) const {
-  check_schedule(v.schedule);
+  check_variant(v);
   return build(generate_source(v, EntryRegistry::instance().get(v.entry)));
 }
 
@@ -51,7 +51,7 @@ std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<V
   for (size_t i = 0; i < variants.size(); ++i) {
     out[i].variant = variants[i];
     try {
-      check_schedule(variants[i].schedule);
+      check_variant(variants[i]);
       const std::string key = program_key(variants[i]);
       auto it = program_of.find(key);
       if (it == program_of.end() || programs[it->second].size() >= max_group) {

@@ -40,23 +40,54 @@ std::vector<Schedule> all_schedules(const ScheduleLimits& l, const std::vector<i
   return out;
 }
 
-std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base) {
+std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base, Op op) {
   std::vector<Variant> out;
+  auto add = [&](Variant v) {
+    v.op = op;
+    for (TransposeKind k : {TransposeKind::atomic, TransposeKind::copy}) {
+      v.transpose = k;
+      out.push_back(v);
+      if (op == Op::n) return;
+    }
+  };
   for (const auto& e : entries)
     for (Precision p : {Precision::f32, Precision::f64})
-      for (const Layout& layout : all_layouts())
-        for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic}) {
-          Variant v;
-          v.entry = e;
-          v.precision = p;
-          v.layout = layout;
-          v.schedule = base;
-          v.schedule.kind = kind;
-          out.push_back(v);
+      for (const Layout& layout : all_layouts()) {
+        Variant v;
+        v.entry = e;
+        v.precision = p;
+        v.layout = layout;
+        v.schedule = base;
+        if (layout.outer == OuterLayout::hola) {
+          // small enough for the widest built-in entries in shared memory (dual quaternion f64: 25 KB)
+          v.schedule = Schedule{ScheduleKind::hola, 128, 16, 1, 2};
+          add(v);
+          continue;
         }
+        for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic}) {
+          v.schedule.kind = kind;
+          add(v);
+        }
+      }
   return out;
 }
 
-size_t full_space_size(const ScheduleLimits& l) { return all_layouts().size() * all_schedules(l).size(); }
+std::vector<Schedule> hola_schedules(const ScheduleLimits& l) {
+  std::vector<Schedule> out;
+  for (int t : thread_counts(l))
+    for (int ept : {1, 2, 4, 8, 16, 32}) {
+      Schedule s;
+      s.kind = ScheduleKind::hola;
+      s.threads = t;
+      s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / t));
+      s.entries_per_thread = ept;
+      out.push_back(s);
+    }
+  return out;
+}
+
+size_t full_space_size(const ScheduleLimits& l) {
+  return row_layouts().size() * all_schedules(l).size() + (all_layouts().size() - row_layouts().size()) * hola_schedules(l).size();
+}
 
 }  // namespace jitsparse

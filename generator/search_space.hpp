@@ -21,11 +21,15 @@ std::vector<int> thread_counts(const ScheduleLimits& l);
 std::vector<int> block_counts(const ScheduleLimits& l);
 std::vector<Schedule> all_schedules(const ScheduleLimits& l, const std::vector<int>& threads_per_row = {1, 2, 4, 8, 16, 32});
 
-// One variant per entry x precision x layout x schedule kind, with the given threads/blocks/tpr: the
-// structural variants (they differ in generated code beyond template numbers).
-std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base = {});
+// One variant per entry x precision x layout x schedule kind (hola layouts: hola-128x16-ept2), with the
+// given threads/blocks/tpr; for op t and h in both transpose kinds: the structural
+// variants (they differ in generated code beyond template numbers).
+std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base = {},
+                                         Op op = Op::n);
+// Every hola schedule: n_t x entries per thread {1..32}, n_b from n_t (shared memory not checked here).
+std::vector<Schedule> hola_schedules(const ScheduleLimits& l);
 
-// Size of the full search space for one entry type and precision on a GPU.
+// Size of the full search space for one entry type and precision and op n on a GPU.
 size_t full_space_size(const ScheduleLimits& l);
 
 }  // namespace jitsparse

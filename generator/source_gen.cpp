@@ -14,8 +14,17 @@ std::string outer_type(const Layout& l) {
     case OuterLayout::csr: return "jitsparse::Csr";
     case OuterLayout::ell: return "jitsparse::Ell";
     case OuterLayout::sell: return "jitsparse::Sell<" + std::to_string(l.slice) + ">";
+    case OuterLayout::hola: break;  // not a row-family policy
   }
   return "";
+}
+
+std::string inner_type(const Layout& l) { return l.inner == InnerLayout::aos ? "jitsparse::InnerAos" : "jitsparse::InnerSoa"; }
+std::string vector_type(const Layout& l) { return l.vector == VectorLayout::aos ? "jitsparse::VecAos" : "jitsparse::VecSoa"; }
+std::string mac_type(const Variant& v) { return v.op == Op::h ? "jitsparse::MacAdjoint" : "jitsparse::MacPlain"; }
+std::string entry_type_arg(const Variant& v, const EntryType& entry) {
+  const std::string t = scalar_type_name(v.precision);
+  return t + ", jitsparse_entry::" + entry.name + "<" + t + ">";
 }
 
 // Assignments between a struct of named members and an array, e.g. "m.w = s[0]; m.x = s[1];".
@@ -46,6 +55,9 @@ std::string entry_struct_source(const EntryType& e) {
     << "  __device__ __forceinline__ static void zero(Vector& acc) { " << e.zero_snippet << " }\n"
     << "  __device__ __forceinline__ static void mac(Vector& acc, const Matrix& a, const Vector& x) {\n    "
     << e.mac_snippet << "\n  }\n"
+    << (e.has_adjoint ? "  __device__ __forceinline__ static void mac_adjoint(Vector& acc, const Matrix& a, const Vector& x) {\n    " +
+                            e.adjoint_mac_snippet + "\n  }\n"
+                      : std::string())
     << "  __device__ __forceinline__ static void set(Matrix& m, const T (&s)[C]) { "
     << member_copy(e.components, "m", true) << "}\n"
     << "  __device__ __forceinline__ static void set(Vector& v, const T (&s)[V]) { "
@@ -57,15 +69,53 @@ std::string entry_struct_source(const EntryType& e) {
 }
 
 std::string kernel_expression(const Variant& v, const EntryType& entry) {
-  const char* t = scalar_type_name(v.precision);
   const Schedule& sc = v.schedule;
-  return std::string("jitsparse::spmv<") + t + ", jitsparse_entry::" + entry.name + "<" + t + ">, " +
-         outer_type(v.layout) + ", " +
-         (v.layout.inner == InnerLayout::aos ? "jitsparse::InnerAos" : "jitsparse::InnerSoa") + ", " +
-         (v.layout.vector == VectorLayout::aos ? "jitsparse::VecAos" : "jitsparse::VecSoa") + ", " +
+  const bool atomic = v.op != Op::n && v.transpose == TransposeKind::atomic;
+  if (v.layout.outer == OuterLayout::hola)
+    return std::string(atomic ? "jitsparse::hola_scatter<" : "jitsparse::hola_spmv<") + entry_type_arg(v, entry) +
+           ", " + inner_type(v.layout) + ", " + vector_type(v.layout) + ", " + mac_type(v) + ", " +
+           std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " +
+           std::to_string(sc.entries_per_thread) + ">";
+  return std::string(atomic ? "jitsparse::spmv_scatter<" : "jitsparse::spmv<") + entry_type_arg(v, entry) + ", " +
+         outer_type(v.layout) + ", " + inner_type(v.layout) + ", " + vector_type(v.layout) + ", " +
          (sc.kind == ScheduleKind::static_ ? "jitsparse::StaticSchedule" : "jitsparse::DynamicSchedule") + ", " +
-         std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " +
+         mac_type(v) + ", " + std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " +
          std::to_string(sc.threads_per_row) + ">";
+}
+
+std::string prologue_expression(const Variant& v, const EntryType& entry) {
+  if (!v.has_prologue()) return "";
+  const std::string vec = vector_type(v.layout);
+  if (v.layout.outer != OuterLayout::hola) return "jitsparse::scale_y<" + entry_type_arg(v, entry) + ", " + vec + ">";
+  const bool atomic = v.op != Op::n && v.transpose == TransposeKind::atomic;
+  return "jitsparse::hola_prepare<" + entry_type_arg(v, entry) + ", " + vec + ", " +
+         std::to_string(v.schedule.entries_per_block()) + ", " + std::to_string(v.schedule.entries_per_thread) +
+         ", " + (atomic ? "true" : "false") + ">";
+}
+
+std::string prologue_name(const Variant& v) { return v.name() + "#prologue"; }
+
+int hola_shared_bytes(const Variant& v, int vector_components) {
+  if (v.layout.outer != OuterLayout::hola) return 0;
+  const int n = v.schedule.entries_per_block();
+  if (v.op != Op::n && v.transpose == TransposeKind::atomic) return n * 4;
+  return vector_components * (n + n / 32 + v.schedule.threads + 1) * scalar_bytes(v.precision);
+}
+
+void check_entry_supports(const Variant& v, const EntryType& entry) {
+  if (entry.name != v.entry) throw InvalidArgument("variant " + v.name() + " is not of entry type '" + entry.name + "'");
+  if (!entry.supports(to_string(v.precision)))
+    throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") does not support " +
+                          to_string(v.precision));
+  if (v.op == Op::h && !entry.has_adjoint)
+    throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source +
+                          ") has no adjoint (\"adjoint\": false): A^H x is not available for it");
+  check_variant(v);
+  const int smem = hola_shared_bytes(v, entry.num_vector_components());
+  if (smem > kMaxStaticShared)
+    throw InvalidArgument("variant " + v.name() + " needs " + std::to_string(smem) +
+                          " bytes of shared memory, over the " + std::to_string(kMaxStaticShared) +
+                          " a kernel may hold statically: take fewer threads or entries per thread");
 }
 
 GeneratedSource generate_program(const std::vector<Variant>& variants, const EntryType& entry) {
@@ -73,20 +123,22 @@ GeneratedSource generate_program(const std::vector<Variant>& variants, const Ent
   for (const auto& v : variants) {
     if (entry.name != v.entry || v.precision != variants[0].precision)
       throw InvalidArgument("one program holds one entry type and precision (" + v.name() + ")");
-    if (!entry.supports(to_string(v.precision)))
-      throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") does not support " +
-                            to_string(v.precision));
+    check_entry_supports(v, entry);
   }
   GeneratedSource g;
   g.name = variants[0].name() + (variants.size() > 1 ? " (+" + std::to_string(variants.size() - 1) + " schedules)" : "");
   std::ostringstream s;
   s << "// Generated by jitsparse " JITSPARSE_VERSION " for " << g.name << "\n"
-    << "#include \"jitsparse/spmv.cuh\"\n\nnamespace jitsparse_entry {\n"
+    << "#include \"jitsparse/spmv.cuh\"\n#include \"jitsparse/hola.cuh\"\n\nnamespace jitsparse_entry {\n"
     << entry_struct_source(entry) << "}  // namespace jitsparse_entry\n";
   g.source = s.str();
   for (const auto& v : variants) {
     g.variant_names.push_back(v.name());
     g.kernel_expressions.push_back(kernel_expression(v, entry));
+    if (v.has_prologue()) {
+      g.variant_names.push_back(prologue_name(v));
+      g.kernel_expressions.push_back(prologue_expression(v, entry));
+    }
   }
   return g;
 }

@@ -24,6 +24,16 @@ GeneratedSource generate_source(const Variant& v, const EntryType& entry);
 GeneratedSource generate_program(const std::vector<Variant>& variants, const EntryType& entry);
 // The template instantiation of a variant, e.g. jitsparse::spmv<float, jitsparse_entry::real<float>, ...>.
 std::string kernel_expression(const Variant& v, const EntryType& entry);
+// The first kernel of a two-kernel variant (Variant::has_prologue): scale_y or hola_prepare; "" if none.
+// In a program its kernel is named prologue_name(v).
+std::string prologue_expression(const Variant& v, const EntryType& entry);
+std::string prologue_name(const Variant& v);
+// Static shared memory of a hola variant's main kernel (0 for the row family); the generator refuses
+// variants above kMaxStaticShared.
+constexpr int kMaxStaticShared = 48 * 1024;
+int hola_shared_bytes(const Variant& v, int vector_components);
+// Throws InvalidArgument when the entry type cannot run the variant (precision, A^H x, shared memory).
+void check_entry_supports(const Variant& v, const EntryType& entry);
 
 // Embedded device headers as (name, content), in the order NVRTC is given them.
 struct HeaderSet {

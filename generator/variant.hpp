@@ -5,28 +5,42 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/layout.hpp"
+#include "core/op.hpp"
 #include "core/precision.hpp"
 
 namespace jitsparse {
 
-enum class ScheduleKind { static_, dynamic };
+// static/dynamic: the row family (csr, ell, sell); hola: the hola layouts only.
+enum class ScheduleKind { static_, dynamic, hola };
 
 // How the kernel is launched: n_t threads per block, n_b blocks per SM (grid = n_b x SM count, and
 // both go into __launch_bounds__), threads_per_row threads sharing one row (1..32, divides 32).
+// A hola schedule balances entries instead of rows: each block takes n_t x entries_per_thread entries
+// (grid = entries / that); n_b only goes into __launch_bounds__.
 struct Schedule {
   ScheduleKind kind = ScheduleKind::static_;
   int threads = 256;
   int blocks_per_sm = 2;
   int threads_per_row = 1;
+  int entries_per_thread = 1;  // hola only
 
-  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1)
+  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "hola-256x8-ept4"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
+  int entries_per_block() const { return threads * entries_per_thread; }
   bool operator==(const Schedule& o) const {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
-           threads_per_row == o.threads_per_row;
+           threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread;
   }
 };
+
+// How a transposed product (op t or h) is computed:
+//   atomic: each stored entry's product is added into y by atomics per component (y is scaled by beta
+//           first); no extra memory, but the order of the sums varies from run to run.
+//   copy:   a transposed copy of the matrix (A^T's pattern, A's entries, DeviceMatrix::transposed) is
+//           multiplied like A x: deterministic, at the memory of a second matrix.
+enum class TransposeKind { atomic, copy };
+std::string to_string(TransposeKind k);
 
 // One point of the search space: what the generator instantiates.
 struct Variant {
@@ -34,13 +48,24 @@ struct Variant {
   Precision precision = Precision::f64;
   Layout layout;
   Schedule schedule;
+  Op op = Op::n;
+  TransposeKind transpose = TransposeKind::atomic;  // op t and h only
 
-  // Canonical name, e.g. "quaternion.f64/ell-soa-aos/static-256x2"; parse() reads it back.
+  // Canonical name, e.g. "quaternion.f64/ell-soa-aos/static-256x2"; op t and h add the operation and
+  // the kind: "complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic". parse() reads it back.
   std::string name() const;
   static Variant parse(const std::string& s);
   bool operator==(const Variant& o) const {
-    return entry == o.entry && precision == o.precision && layout == o.layout && schedule == o.schedule;
+    return entry == o.entry && precision == o.precision && layout == o.layout && schedule == o.schedule &&
+           op == o.op && (op == Op::n || transpose == o.transpose);
   }
+  // Same result bits on every run: no floating-point atomics (hola uses them for rows shared by blocks).
+  bool deterministic() const;
+  // Runs on a transposed copy of the matrix (op t/h with the copy kind).
+  bool uses_transposed_copy() const { return op != Op::n && transpose == TransposeKind::copy; }
+  // Adds into y with atomics after a first kernel that scales y (op t/h atomic), or needs hola's
+  // first kernel: the launch is two kernels.
+  bool has_prologue() const;
 };
 
 void to_json(nlohmann::json& j, const Variant& v);
@@ -49,5 +74,8 @@ void from_json(const nlohmann::json& j, Variant& v);
 // Throws InvalidArgument when a schedule is outside what the kernels or the GPU accept.
 void check_schedule(const Schedule& s, int max_threads_per_block = 1024, int max_threads_per_sm = 2048,
                     int max_blocks_per_sm = 32);
+// check_schedule, and that layout and schedule belong together (hola layouts take hola schedules only).
+void check_variant(const Variant& v, int max_threads_per_block = 1024, int max_threads_per_sm = 2048,
+                   int max_blocks_per_sm = 32);
 
 }  // namespace jitsparse

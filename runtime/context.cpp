@@ -49,6 +49,14 @@ cudaKernel_t Context::kernel(const Variant& v) {
   return kernels_.at(name);
 }
 
+cudaKernel_t Context::prologue(const Variant& v) {
+  kernel(v);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = kernels_.find(prologue_name(v));
+  if (it == kernels_.end()) throw InvalidArgument("variant " + v.name() + " has no first kernel");
+  return it->second;
+}
+
 cudaKernel_t Context::kernel(const GeneratedSource& source) {
   const std::string name = source.variant_names.at(0);
   {

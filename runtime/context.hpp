@@ -32,6 +32,8 @@ class Context {
 
   // The kernel of a variant: compiled (or taken from the cubin cache) and loaded once per context.
   cudaKernel_t kernel(const Variant& v);
+  // The first kernel of a two-kernel variant (Variant::has_prologue), loaded with the main one.
+  cudaKernel_t prologue(const Variant& v);
   // Compile the not-yet-loaded variants in parallel, then load them. Returns, per variant, "" or the error.
   std::vector<std::string> prepare(const std::vector<Variant>& variants,
                                    const std::function<void(size_t, size_t)>& progress = {});
@@ -41,7 +43,8 @@ class Context {
     Variant variant;
     std::string level, detail;
   };
-  Choice load(const HostMatrix& a, Precision precision);
+  // op: A x, A^T x or A^H x; deterministic: only variants whose result bits never change.
+  Choice load(const HostMatrix& a, Precision precision, Op op = Op::n, bool deterministic = false);
 
   // A helper kernel from any source over the device headers (e.g. the tuner's GPU-side check), by name.
   cudaKernel_t kernel(const GeneratedSource& source);

@@ -1,6 +1,9 @@
 #include "runtime/device_matrix.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
+#include "core/reference.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace jitsparse {
@@ -28,9 +31,33 @@ DeviceMatrix::DeviceMatrix(Context& ctx, const HostMatrix& a, const Layout& layo
   upload();
 }
 
-DeviceMatrix::DeviceMatrix(Context& ctx, PackedMatrix packed, std::string entry_name)
-    : ctx_(&ctx), entry_(std::move(entry_name)), packed_(std::move(packed)) {
+DeviceMatrix::DeviceMatrix(Context& ctx, PackedMatrix packed, std::string entry_name, bool transposed_copy)
+    : ctx_(&ctx), entry_(std::move(entry_name)), transposed_copy_(transposed_copy), packed_(std::move(packed)) {
   upload();
+}
+
+DeviceMatrix DeviceMatrix::transposed(Context& ctx, const HostMatrix& a, const Layout& layout, Precision precision,
+                                      int64_t memory_cap_bytes) {
+  const HostMatrix t = transpose_pattern(a);
+  if (memory_cap_bytes > 0) {
+    const int64_t need = packed_bytes(t, layout, precision);
+    if (need > memory_cap_bytes)
+      throw InvalidArgument("layout " + layout.name() + " of the transposed copy of '" + a.name + "' needs " +
+                            std::to_string(need) + " bytes, over the memory cap of " +
+                            std::to_string(memory_cap_bytes) + " bytes");
+  }
+  return DeviceMatrix(ctx, pack(t, layout, precision), a.entry.name, true);
+}
+
+DeviceMatrix DeviceMatrix::for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes) {
+  if (v.uses_transposed_copy()) return transposed(ctx, a, v.layout, v.precision, memory_cap_bytes);
+  return DeviceMatrix(ctx, a, v.layout, v.precision, memory_cap_bytes);
+}
+
+int* DeviceMatrix::hola_workspace(int64_t blocks) const {
+  const size_t need = static_cast<size_t>(std::max<int64_t>(blocks, 1)) * sizeof(int);
+  if (hola_workspace_.bytes() < need) hola_workspace_ = DeviceBuffer(need, "hola block rows");
+  return hola_workspace_.as<int>();
 }
 
 void DeviceMatrix::upload() {
@@ -47,7 +74,7 @@ void DeviceMatrix::upload() {
 
 void DeviceMatrix::refresh_values(const HostMatrix& a) {
   if (a.entry.name != entry_) throw InvalidArgument("refresh_values: entry type differs");
-  repack_values(packed_, a);
+  repack_values(packed_, transposed_copy_ ? transpose_pattern(a) : a);
   values_.upload(packed_.values.data(), packed_.values.size(), ctx_->stream());
 }
 
@@ -62,6 +89,8 @@ SpmvParams<T> DeviceMatrix::params() const {
   p.value_stride = packed_.value_stride;
   p.counters = counters_.as<unsigned>();
   p.rows = packed_.rows;
+  p.cols = packed_.cols;
+  p.nnz = packed_.nnz;
   p.ell_stride = packed_.rows_padded;
   return p;
 }

@@ -3,6 +3,7 @@
 
 #include "core/host_matrix.hpp"
 #include "core/layout.hpp"
+#include "generator/variant.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device_buffer.hpp"
 #include "templates/jitsparse/params.cuh"
@@ -16,9 +17,16 @@ class DeviceMatrix {
   // before packing anything (ELL can explode on a matrix with one long row).
   DeviceMatrix(Context& ctx, const HostMatrix& a, const Layout& layout, Precision precision,
                int64_t memory_cap_bytes = 0);
-  DeviceMatrix(Context& ctx, PackedMatrix packed, std::string entry_name);
+  DeviceMatrix(Context& ctx, PackedMatrix packed, std::string entry_name, bool transposed_copy = false);
+  // A transposed copy of a: A^T's pattern with a's entries unchanged, what the copy kind of op t/h
+  // variants multiplies (deterministic, at the memory of a second matrix: bytes() says how much).
+  static DeviceMatrix transposed(Context& ctx, const HostMatrix& a, const Layout& layout, Precision precision,
+                                 int64_t memory_cap_bytes = 0);
+  // The matrix a variant runs on: a itself, or its transposed copy for Variant::uses_transposed_copy().
+  static DeviceMatrix for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes = 0);
 
-  // Replace the values, keeping the pattern (throws InvalidArgument if the pattern differs).
+  // Replace the values, keeping the pattern (throws InvalidArgument if the pattern differs). For a
+  // transposed copy, pass the original matrix a.
   void refresh_values(const HostMatrix& a);
 
   int64_t bytes() const { return packed_.bytes(); }  // device footprint of the matrix arrays
@@ -26,8 +34,11 @@ class DeviceMatrix {
   const Layout& layout() const { return packed_.layout; }
   Precision precision() const { return packed_.precision; }
   const std::string& entry() const { return entry_; }
-  int32_t rows() const { return packed_.rows; }
+  int32_t rows() const { return packed_.rows; }  // of the stored matrix (A^T for a transposed copy)
   int32_t cols() const { return packed_.cols; }
+  bool is_transposed_copy() const { return transposed_copy_; }
+  // hola: room for the first row of each of `blocks` blocks (grown on demand, kept for later launches).
+  int* hola_workspace(int64_t blocks) const;
 
   // The matrix half of the kernel arguments (x, y, alpha, beta are filled by the caller).
   template <class T>
@@ -38,8 +49,10 @@ class DeviceMatrix {
 
   Context* ctx_;
   std::string entry_;
+  bool transposed_copy_ = false;
   PackedMatrix packed_;  // host image: kept for refresh_values
   DeviceBuffer row_ptr_, slice_ptr_, row_len_, col_idx_, values_, counters_;
+  mutable DeviceBuffer hola_workspace_;
 };
 
 }  // namespace jitsparse

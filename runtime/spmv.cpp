@@ -27,6 +27,14 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
   if (v.entry != a.entry()) throw InvalidArgument(who + "the matrix holds '" + a.entry() + "' entries");
   if (v.precision != a.precision()) throw InvalidArgument(who + "the matrix is packed in " + to_string(a.precision()));
   if (v.layout != a.layout()) throw InvalidArgument(who + "the matrix is packed as " + a.layout().name());
+  if (v.uses_transposed_copy() != a.is_transposed_copy())
+    throw InvalidArgument(who + (a.is_transposed_copy() ? "the matrix is a transposed copy, which only copy-kind "
+                                                          "variants of op t and h use"
+                                                        : "the copy kind runs on a transposed copy of the matrix "
+                                                          "(DeviceMatrix::transposed or for_variant)"));
+  // The kernels that scatter (op t/h by atomics) read x by stored row and write y by stored column.
+  const bool scatter = v.op != Op::n && v.transpose == TransposeKind::atomic;
+  const int64_t x_len = scatter ? a.rows() : a.cols(), y_len = scatter ? a.cols() : a.rows();
   const int vc = a.packed().vector_components;
   auto check_vec = [&](const DeviceVector& vec, int64_t n, const char* name) {
     if (vec.size() != n)
@@ -39,8 +47,8 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
     if (vec.layout() != v.layout.vector) throw InvalidArgument(who + name + " is not in the variant's vector layout");
     if (vec.precision() != v.precision) throw InvalidArgument(who + name + " is not in " + to_string(v.precision));
   };
-  check_vec(x, a.cols(), "x");
-  check_vec(y, a.rows(), "y");
+  check_vec(x, x_len, "x");
+  check_vec(y, y_len, "y");
   if (x.data() == y.data() && x.size() > 0) throw InvalidArgument(who + "x and y must not be the same vector");
 }
 
@@ -51,24 +59,47 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     : ctx_(&ctx), variant_(v) {
   check_match(v, a, x, y);
   const DeviceInfo& d = ctx.device();
-  check_schedule(v.schedule, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
+  check_variant(v, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
-  // n_b x SM count blocks, but never more than there are chunks of rows: idle blocks still cost
-  // scheduling time, which dominates on small matrices.
-  const long long rows_per_chunk = v.schedule.threads / v.schedule.threads_per_row;
-  const long long chunks = std::max(1LL, (static_cast<long long>(a.rows()) + rows_per_chunk - 1) / rows_per_chunk);
-  grid_ = dim3(static_cast<unsigned>(std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, chunks)));
+  if (v.has_prologue()) prologue_ = ctx.prologue(v);
   block_ = dim3(static_cast<unsigned>(v.schedule.threads));
-  if (v.precision == Precision::f32)
+  const long long rows = a.rows(), cols = a.cols();
+  int* block_row = nullptr;
+  if (v.layout.outer == OuterLayout::hola) {
+    // A fixed share of the entries per block; the first kernel visits every row (and column, if it
+    // scales y for the atomic kind).
+    const long long per_block = v.schedule.entries_per_block();
+    const long long blocks = (a.packed().nnz + per_block - 1) / per_block;
+    if (blocks > 0x7fffffffLL) throw InvalidArgument("variant " + v.name() + ": too many blocks for this matrix");
+    grid_ = dim3(static_cast<unsigned>(blocks));
+    block_row = a.hola_workspace(blocks + 1);
+    const long long visit = v.op != Op::n && v.transpose == TransposeKind::atomic ? std::max(rows, cols) : rows;
+    prologue_grid_ = dim3(static_cast<unsigned>((visit + 255) / 256));
+  } else {
+    // n_b x SM count blocks, but never more than there are chunks of rows: idle blocks still cost
+    // scheduling time, which dominates on small matrices.
+    const long long rows_per_chunk = v.schedule.threads / v.schedule.threads_per_row;
+    const long long chunks = std::max(1LL, (rows + rows_per_chunk - 1) / rows_per_chunk);
+    grid_ = dim3(static_cast<unsigned>(std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, chunks)));
+    prologue_grid_ = dim3(static_cast<unsigned>(std::min<long long>((cols + 255) / 256, 8LL * d.sm_count)));
+  }
+  if (v.precision == Precision::f32) {
     pf_ = make_params<float>(a, x, y, alpha, beta);
-  else
+    pf_.block_row = block_row;
+  } else {
     pd_ = make_params<double>(a, x, y, alpha, beta);
+    pd_.block_row = block_row;
+  }
 }
 
 void SpmvLaunch::launch() const {
   void* args[1] = {variant_.precision == Precision::f32 ? const_cast<void*>(static_cast<const void*>(&pf_))
                                                         : const_cast<void*>(static_cast<const void*>(&pd_))};
-  const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid_, block_, args, 0, ctx_->stream());
+  cudaError_t e = cudaSuccess;
+  if (prologue_ && prologue_grid_.x > 0)
+    e = cudaLaunchKernel(reinterpret_cast<const void*>(prologue_), prologue_grid_, dim3(256), args, 0, ctx_->stream());
+  if (e == cudaSuccess && grid_.x > 0)
+    e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid_, block_, args, 0, ctx_->stream());
   if (e != cudaSuccess) cuda_check(e, "launch " + variant_.name());  // the message only when it failed: a hot path
 }
 

@@ -45,8 +45,16 @@ class FileLock {
 
 }  // namespace
 
+bool MeasurementRecord::deterministic() const {
+  try {
+    return Variant::parse(variant).deterministic();
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 void to_json(nlohmann::json& j, const MeasurementRecord& m) {
-  j = {{"variant", m.variant}, {"status", m.status}, {"bytes", m.bytes}};
+  j = {{"variant", m.variant}, {"status", m.status}, {"bytes", m.bytes}, {"deterministic", m.deterministic()}};
   if (m.ok()) {
     j["median_us"] = m.median_us;
     j["samples_us"] = m.samples_us;
@@ -71,10 +79,10 @@ const MeasurementRecord* MatrixRecord::find(const std::string& variant) const {
   return nullptr;
 }
 
-const MeasurementRecord* MatrixRecord::best(bool schedule_only_layout) const {
+const MeasurementRecord* MatrixRecord::best(bool schedule_only_layout, bool deterministic_only) const {
   const MeasurementRecord* b = nullptr;
   for (const auto& m : measurements) {
-    if (!m.ok()) continue;
+    if (!m.ok() || (deterministic_only && !m.deterministic())) continue;
     if (schedule_only_layout && m.variant.find("/csr-aos-aos/") == std::string::npos) continue;
     if (!b || m.median_us < b->median_us) b = &m;
   }
@@ -92,9 +100,10 @@ void MatrixRecord::upsert(const MeasurementRecord& m) {
 
 void to_json(nlohmann::json& j, const MatrixRecord& r) {
   j = {{"name", r.name},         {"hash", r.hash},       {"entry", r.entry},
-       {"precision", r.precision}, {"domain", r.domain},   {"features", r.features},
+       {"precision", r.precision}, {"op", r.op}, {"domain", r.domain},   {"features", r.features},
        {"compulsory_bytes", r.compulsory_bytes},          {"measurements", r.measurements},
-       {"winner", r.winner},     {"schedule_only", r.schedule_only}, {"complete", r.complete}};
+       {"winner", r.winner},     {"schedule_only", r.schedule_only},
+       {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}};
 }
 
 void from_json(const nlohmann::json& j, MatrixRecord& r) {
@@ -102,12 +111,14 @@ void from_json(const nlohmann::json& j, MatrixRecord& r) {
   r.hash = j.at("hash").get<std::string>();
   r.entry = j.at("entry").get<std::string>();
   r.precision = j.at("precision").get<std::string>();
+  r.op = j.value("op", "n");
   r.domain = j.value("domain", "");
   r.features = j.at("features").get<MatrixFeatures>();
   r.compulsory_bytes = j.value("compulsory_bytes", 0.0);
   r.measurements = j.at("measurements").get<std::vector<MeasurementRecord>>();
   r.winner = j.value("winner", "");
   r.schedule_only = j.value("schedule_only", "");
+  r.deterministic_winner = j.value("deterministic_winner", "");
   r.complete = j.value("complete", false);
 }
 
@@ -145,7 +156,8 @@ void TuningDatabase::read() {
     records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
     for (const auto& d : j.value("domains", nlohmann::json::array()))
       domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
-                          d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{})});
+                          d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{}),
+                          d.value("op", "n")});
     if (stale_) warning_ = "tuning records in " + path_ + " come from another jitsparse or NVRTC version: re-measuring";
   } catch (const std::exception& e) {
     const std::string aside = path_ + ".corrupt";
@@ -157,14 +169,15 @@ void TuningDatabase::read() {
   }
 }
 
-MatrixRecord* TuningDatabase::find(const std::string& hash, const std::string& precision) {
+MatrixRecord* TuningDatabase::find(const std::string& hash, const std::string& precision, const std::string& op) {
   for (auto& r : records_)
-    if (r.hash == hash && r.precision == precision) return &r;
+    if (r.hash == hash && r.precision == precision && r.op == op) return &r;
   return nullptr;
 }
 
-const MatrixRecord* TuningDatabase::find(const std::string& hash, const std::string& precision) const {
-  return const_cast<TuningDatabase*>(this)->find(hash, precision);
+const MatrixRecord* TuningDatabase::find(const std::string& hash, const std::string& precision,
+                                         const std::string& op) const {
+  return const_cast<TuningDatabase*>(this)->find(hash, precision, op);
 }
 
 std::vector<const MatrixRecord*> TuningDatabase::records() const {
@@ -174,14 +187,14 @@ std::vector<const MatrixRecord*> TuningDatabase::records() const {
 }
 
 MatrixRecord& TuningDatabase::upsert(const MatrixRecord& r) {
-  if (MatrixRecord* old = find(r.hash, r.precision)) return *old = r;
+  if (MatrixRecord* old = find(r.hash, r.precision, r.op)) return *old = r;
   records_.push_back(r);
   return records_.back();
 }
 
 void TuningDatabase::set_domain(const DomainRecord& d) {
   for (auto& old : domains_)
-    if (old.domain == d.domain && old.entry == d.entry && old.precision == d.precision) {
+    if (old.domain == d.domain && old.entry == d.entry && old.precision == d.precision && old.op == d.op) {
       old = d;
       return;
     }
@@ -195,10 +208,10 @@ void TuningDatabase::save() {
   // Merge: keep records another process wrote since we read (ours win for the same matrix).
   TuningDatabase on_disk(path_);
   for (const auto& r : on_disk.records_)
-    if (!find(r.hash, r.precision) && !on_disk.stale_) records_.push_back(r);
+    if (!find(r.hash, r.precision, r.op) && !on_disk.stale_) records_.push_back(r);
   for (const auto& d : on_disk.domains_) {
     bool have = std::any_of(domains_.begin(), domains_.end(), [&](const DomainRecord& x) {
-      return x.domain == d.domain && x.entry == d.entry && x.precision == d.precision;
+      return x.domain == d.domain && x.entry == d.entry && x.precision == d.precision && x.op == d.op;
     });
     if (!have && !on_disk.stale_) domains_.push_back(d);
   }
@@ -207,7 +220,7 @@ void TuningDatabase::save() {
   j["matrices"] = records_;
   nlohmann::json doms = nlohmann::json::array();
   for (const auto& d : domains_)
-    doms.push_back({{"domain", d.domain}, {"entry", d.entry}, {"precision", d.precision}, {"winner", d.winner},
+    doms.push_back({{"domain", d.domain}, {"entry", d.entry}, {"precision", d.precision}, {"op", d.op}, {"winner", d.winner},
                     {"geomean_speedup", d.geomean_speedup}, {"matrices", d.matrices}});
   j["domains"] = doms;
   write_file_atomically(path_, j.dump(1));

@@ -20,24 +20,28 @@ struct MeasurementRecord {
   std::vector<double> samples_us;
   int reps_per_sample = 0;
   double gbps = 0;
-  int64_t bytes = 0;   // the packed matrix on the GPU
+  int64_t bytes = 0;   // the packed matrix on the GPU (for the copy kind of op t/h: the transposed copy)
   bool ok() const { return status == "ok"; }
+  bool deterministic() const;  // of the variant: same bits every run (Variant::deterministic)
 };
 void to_json(nlohmann::json& j, const MeasurementRecord& m);
 void from_json(const nlohmann::json& j, MeasurementRecord& m);
 
-// What was learnt of one matrix in one precision.
+// What was learnt of one matrix in one precision for one operation (op "n", "t" or "h").
 struct MatrixRecord {
   std::string name, hash, entry, precision, domain;
+  std::string op = "n";
   MatrixFeatures features;
   double compulsory_bytes = 0;
   std::vector<MeasurementRecord> measurements;
   std::string winner;         // best variant of the joint search (or "" if none measured)
   std::string schedule_only;  // best csr-aos-aos variant (schedule-only tuning)
+  std::string deterministic_winner;  // best variant whose result bits never change (Variant::deterministic)
   bool complete = false;      // false: the search stopped early (budget) or is in progress
 
   const MeasurementRecord* find(const std::string& variant) const;
-  const MeasurementRecord* best(bool schedule_only_layout = false) const;  // fastest "ok" measurement
+  // fastest "ok" measurement (of csr-aos-aos only, of deterministic variants only)
+  const MeasurementRecord* best(bool schedule_only_layout = false, bool deterministic_only = false) const;
   void upsert(const MeasurementRecord& m);
 };
 void to_json(nlohmann::json& j, const MatrixRecord& r);
@@ -58,16 +62,17 @@ class TuningDatabase {
   bool stale() const { return stale_; }
   std::string warning() const { return warning_; }  // what was wrong with the file, if anything
 
-  MatrixRecord* find(const std::string& hash, const std::string& precision);
-  const MatrixRecord* find(const std::string& hash, const std::string& precision) const;
+  MatrixRecord* find(const std::string& hash, const std::string& precision, const std::string& op = "n");
+  const MatrixRecord* find(const std::string& hash, const std::string& precision, const std::string& op = "n") const;
   std::vector<const MatrixRecord*> records() const;
-  MatrixRecord& upsert(const MatrixRecord& r);  // by (hash, precision)
+  MatrixRecord& upsert(const MatrixRecord& r);  // by (hash, precision, op)
 
-  // Domain winners: (domain, entry, precision) -> variant and its geometric-mean speedup.
+  // Domain winners: (domain, entry, precision, op) -> variant and its geometric-mean speedup.
   struct DomainRecord {
     std::string domain, entry, precision, winner;
     double geomean_speedup = 0;
     std::vector<std::string> matrices;
+    std::string op = "n";
   };
   void set_domain(const DomainRecord& d);
   std::vector<DomainRecord> domains() const;

@@ -19,10 +19,10 @@ GeneratedSource verify_source(Precision p, VectorLayout layout) {
 
 }  // namespace
 
-GpuCheck::GpuCheck(Context& ctx, const HostMatrix& a, const std::vector<double>& x)
-    : ctx_(&ctx), rows_(a.rows), components_(a.vector_components()) {
-  ref_ = reference_spmv(a, x);
-  scale_ = reference_abs_scale(a, x);
+GpuCheck::GpuCheck(Context& ctx, const HostMatrix& a, const std::vector<double>& x, Op op)
+    : ctx_(&ctx), rows_(is_transposed(op) ? a.cols : a.rows), components_(a.vector_components()) {
+  ref_ = reference_apply(a, x, op);
+  scale_ = reference_abs_scale(a, x, op);
   const size_t bytes = ref_.size() * sizeof(double);
   ref_dev_ = DeviceBuffer(bytes, "reference result");
   scale_dev_ = DeviceBuffer(bytes, "reference scale");

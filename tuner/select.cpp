@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/error.hpp"
 #include "core/features.hpp"
 #include "runtime/context.hpp"
 
 namespace jitsparse {
 
-Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& limits) {
+Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& limits, Op op, bool deterministic) {
   Variant v;
   v.entry = a.entry.name;
   v.precision = p;
+  v.op = op;
+  v.transpose = deterministic ? TransposeKind::copy : TransposeKind::atomic;
   v.layout = Layout::parse("csr-aos-aos");
   v.schedule.kind = ScheduleKind::dynamic;
   v.schedule.threads = 256;
@@ -23,15 +26,19 @@ Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& 
   return v;
 }
 
-Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits) {
-  const std::string prec = to_string(p);
-  if (const MatrixRecord* r = db.find(matrix_hash(a), prec); r && !r->winner.empty())
-    return {Variant::parse(r->winner), "exact", "tuned on this matrix ('" + r->name + "')"};
+Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits,
+                         Op op, bool deterministic) {
+  auto winner_of = [deterministic](const MatrixRecord& r) { return deterministic ? r.deterministic_winner : r.winner; };
+  const std::string prec = to_string(p), ops = to_string(op);
+  if (op == Op::h && !a.entry.has_adjoint)
+    throw InvalidArgument("entry type '" + a.entry.name + "' (" + a.entry.source + ") has no adjoint: A^H x is not available");
+  if (const MatrixRecord* r = db.find(matrix_hash(a), prec, ops); r && !winner_of(*r).empty())
+    return {Variant::parse(winner_of(*r)), "exact", "tuned on this matrix ('" + r->name + "')"};
   const MatrixFeatures f = compute_features(a);
   const MatrixRecord* nearest = nullptr;
   double best = std::numeric_limits<double>::infinity();
   for (const MatrixRecord* r : db.records()) {
-    if (r->entry != a.entry.name || r->precision != prec || r->winner.empty()) continue;
+    if (r->entry != a.entry.name || r->precision != prec || r->op != ops || winner_of(*r).empty()) continue;
     const double d = feature_distance(f, r->features);
     if (d < best) {
       best = d;
@@ -39,13 +46,15 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
     }
   }
   if (nearest)
-    return {Variant::parse(nearest->winner), "nearest",
+    return {Variant::parse(winner_of(*nearest)), "nearest",
             "winner of '" + nearest->name + "', the tuned matrix with the closest features (distance " +
                 std::to_string(best) + ")"};
   for (const auto& d : db.domains())
-    if (d.entry == a.entry.name && d.precision == prec && !d.winner.empty())
+    if (d.entry == a.entry.name && d.precision == prec && d.op == ops && !d.winner.empty() &&
+        (!deterministic || Variant::parse(d.winner).deterministic()))
       return {Variant::parse(d.winner), "domain", "winner of domain '" + d.domain + "'"};
-  return {default_variant(a, p, limits), "default", "nothing tuned for " + a.entry.name + " " + prec + " on this GPU"};
+  return {default_variant(a, p, limits, op, deterministic), "default",
+          "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU"};
 }
 
 }  // namespace jitsparse

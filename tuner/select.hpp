@@ -16,8 +16,13 @@ struct Selection {
   std::string detail;  // e.g. the matrix it was taken from
 };
 
-Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits);
-// The safe default: csr-aos-aos, dynamic, 256 threads, a few threads per row for long rows.
-Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& limits);
+// Records of another operation (op n, t, h) are never used: a variant computes one operation.
+// deterministic: only variants whose result bits never change (the records' deterministic winners).
+Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits,
+                         Op op = Op::n, bool deterministic = false);
+// The safe default: csr-aos-aos, dynamic, 256 threads, a few threads per row for long rows; for op t and
+// h the atomic kind (no second copy of the matrix), or the copy kind when it must be deterministic.
+Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& limits, Op op = Op::n,
+                        bool deterministic = false);
 
 }  // namespace jitsparse

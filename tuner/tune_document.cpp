@@ -56,11 +56,16 @@ nlohmann::json heatmaps(const MatrixRecord& r) {
   std::map<std::string, int> count;
   for (const auto& m : r.measurements) {
     const Variant v = Variant::parse(m.variant);
-    const std::string kind = v.schedule.kind == ScheduleKind::static_ ? "static" : "dynamic";
+    const bool hola = v.schedule.kind == ScheduleKind::hola;
+    // hola grids are n_t x entries per thread (n_b follows from n_t): the column axis holds ept there.
+    std::string kind = hola ? "hola (columns: entries per thread)"
+                            : v.schedule.kind == ScheduleKind::static_ ? "static" : "dynamic";
+    if (v.op != Op::n) kind += " " + to_string(v.transpose);
     const std::string key = v.layout.name() + "|" + kind + "|" + std::to_string(v.schedule.threads_per_row);
     meta[key] = {v.layout.name(), kind, v.schedule.threads_per_row};
     ++count[key];
-    if (m.ok()) cells[key][{v.schedule.threads, v.schedule.blocks_per_sm}] = m.median_us;
+    if (m.ok())
+      cells[key][{v.schedule.threads, hola ? v.schedule.entries_per_thread : v.schedule.blocks_per_sm}] = m.median_us;
   }
   nlohmann::json maps = nlohmann::json::array();
   for (const auto& [key, n] : count) {
@@ -97,6 +102,8 @@ nlohmann::json Tuner::report() const {
       {"started", started_iso_},
       {"wall_seconds", elapsed()},
       {"mode", options_.mode},
+      {"op", to_string(options_.op)},
+      {"deterministic_only", options_.deterministic},
       {"budget_seconds", options_.budget_seconds},
       {"database", db_.path()},
       {"gpu", {{"name", d.name}, {"arch", d.arch()}, {"sm_count", d.sm_count}, {"key", d.key()},
@@ -106,9 +113,9 @@ nlohmann::json Tuner::report() const {
                    {"from_cache", stats.from_cache}, {"failed", stats.failed}, {"programs", stats.programs}, {"seconds", stats.compile_seconds}}}};
   nlohmann::json mats = nlohmann::json::array();
   for (const auto& [hash, prec] : tuned_) {
-    const MatrixRecord* r = db_.find(hash, prec);
+    const MatrixRecord* r = db_.find(hash, prec, to_string(options_.op));
     if (!r) continue;
-    const MeasurementRecord* w = r->find(r->winner);
+    const MeasurementRecord* w = r->find(options_.deterministic ? r->deterministic_winner : r->winner);
     const MeasurementRecord* s = r->find(r->schedule_only);
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& m : r->measurements)
@@ -116,6 +123,7 @@ nlohmann::json Tuner::report() const {
     mats.push_back({{"name", r->name},
                     {"entry", r->entry},
                     {"precision", r->precision},
+                    {"op", r->op},
                     {"domain", r->domain},
                     {"hash", r->hash},
                     {"rows", r->features.rows},
@@ -137,7 +145,8 @@ nlohmann::json Tuner::report() const {
   for (const auto& dom : db_.domains()) {
     bool in_run = false;
     for (const auto& [hash, prec] : tuned_)
-      if (const MatrixRecord* r = db_.find(hash, prec); r && r->domain == dom.domain && r->entry == dom.entry && r->precision == dom.precision)
+      if (const MatrixRecord* r = db_.find(hash, prec, to_string(options_.op));
+          r && r->domain == dom.domain && r->entry == dom.entry && r->precision == dom.precision && r->op == dom.op)
         in_run = true;
     if (!in_run) continue;
     doms.push_back({{"domain", dom.domain}, {"entry", dom.entry}, {"precision", dom.precision}, {"winner", dom.winner},

@@ -15,6 +15,7 @@
 #include "core/features.hpp"
 #include "core/file_util.hpp"
 #include "core/random_matrix.hpp"
+#include "core/reference.hpp"
 #include "core/yardstick.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
@@ -49,24 +50,95 @@ std::string format_seconds(double s) {
   return buf;
 }
 
-// The layout and threads-per-row of a variant: the unit whose schedule grid stage 2 sweeps.
-std::string layout_tpr_key(const Variant& v) { return v.layout.name() + "/" + std::to_string(v.schedule.threads_per_row); }
+// The layout, threads-per-row and transpose kind of a variant: the unit whose schedule grid stage 2 sweeps.
+std::string layout_tpr_key(const Variant& v) {
+  return v.layout.name() + "/" + std::to_string(v.schedule.threads_per_row) + "/" +
+         (v.op == Op::n ? "" : to_string(v.transpose));
+}
+
+// Which packed matrix a variant runs on: its layout, of the matrix or of its transposed copy.
+std::string matrix_key(const Variant& v) { return v.layout.name() + (v.uses_transposed_copy() ? " (transposed copy)" : ""); }
 
 }  // namespace
 
-std::vector<Variant> stage_one_variants(const std::string& entry, Precision p, const std::string& mode,
-                                        const std::vector<int>& threads_per_row, const ScheduleLimits& limits) {
+namespace {
+
+// A variant the entry type can run (precision, adjoint, shared memory), else nothing.
+bool runnable(const Variant& v, const EntryType& entry) {
+  try {
+    check_entry_supports(v, entry);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+std::vector<TransposeKind> transpose_kinds(const TuneOptions& o) {
+  if (o.op == Op::n) return {TransposeKind::atomic};  // unused for op n
+  if (o.deterministic) return {TransposeKind::copy};
+  return {TransposeKind::atomic, TransposeKind::copy};
+}
+
+Schedule hola_schedule(const ScheduleLimits& l, int threads, int ept) {
+  Schedule s;
+  s.kind = ScheduleKind::hola;
+  s.threads = threads;
+  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / threads));
+  s.entries_per_thread = ept;
+  return s;
+}
+
+}  // namespace
+
+std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& o,
+                                        const ScheduleLimits& limits) {
   std::vector<Variant> out;
-  const std::vector<Layout> layouts = mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
-  for (const Layout& l : layouts)
-    for (int tpr : threads_per_row) out.push_back(Variant{entry, p, l, default_schedule(limits, tpr)});
+  auto add = [&](Variant v) {
+    v.entry = entry.name;
+    v.precision = p;
+    v.op = o.op;
+    for (TransposeKind k : transpose_kinds(o)) {
+      v.transpose = k;
+      if (runnable(v, entry) && (!o.deterministic || v.deterministic())) out.push_back(v);
+    }
+  };
+  const std::vector<Layout> layouts =
+      o.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
+  for (const Layout& l : layouts) {
+    Variant v;
+    v.layout = l;
+    if (l.outer == OuterLayout::hola) {
+      for (int ept : o.entries_per_thread) {
+        v.schedule = hola_schedule(limits, 256, ept);
+        add(v);
+      }
+    } else {
+      for (int tpr : o.threads_per_row) {
+        v.schedule = default_schedule(limits, tpr);
+        add(v);
+      }
+    }
+  }
   return out;
 }
 
-std::vector<Variant> grid_variants(const std::string& entry, Precision p, const Layout& layout, int threads_per_row,
-                                   const ScheduleLimits& limits) {
+std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits) {
   std::vector<Variant> out;
-  for (const Schedule& s : all_schedules(limits, {threads_per_row})) out.push_back(Variant{entry, p, layout, s});
+  Variant v = seed;
+  if (seed.layout.outer == OuterLayout::hola) {
+    for (int t : thread_counts(limits)) {
+      if (t < 64) continue;
+      for (int ept : {1, 2, 4, 8, 16, 32}) {
+        v.schedule = hola_schedule(limits, t, ept);
+        if (runnable(v, entry)) out.push_back(v);
+      }
+    }
+    return out;
+  }
+  for (const Schedule& s : all_schedules(limits, {seed.schedule.threads_per_row})) {
+    v.schedule = s;
+    out.push_back(v);
+  }
   return out;
 }
 
@@ -75,8 +147,8 @@ struct Tuner::Job {
   const HostMatrix* a = nullptr;
   Precision precision = Precision::f64;
   MatrixRecord record;
-  std::map<std::string, std::unique_ptr<DeviceMatrix>> packed;   // by layout name
-  std::map<std::string, std::string> layout_skip;                // layout -> why it is not packed
+  std::map<std::string, std::unique_ptr<DeviceMatrix>> packed;   // by matrix_key
+  std::map<std::string, std::string> layout_skip;                // matrix_key -> why it is not packed
   std::unique_ptr<DeviceVector> x[2], y[2];                      // by VectorLayout
   std::unique_ptr<GpuCheck> check;
   std::string stage;
@@ -121,7 +193,7 @@ void Tuner::progress_line(const Job& job, bool force) {
 void Tuner::measure(Job& job, const Variant& v) {
   MeasurementRecord m;
   m.variant = v.name();
-  const std::string lname = v.layout.name();
+  const std::string lname = matrix_key(v);
   if (auto skip = job.layout_skip.find(lname); skip != job.layout_skip.end()) {
     m.status = skip->second;
     job.record.upsert(m);
@@ -195,7 +267,7 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
   // Compile everything this stage needs in parallel first (cached cubins cost nothing).
   std::vector<Variant> compile;
   for (const auto& v : todo)
-    if (!job.layout_skip.count(v.layout.name())) compile.push_back(v);
+    if (!job.layout_skip.count(matrix_key(v))) compile.push_back(v);
   const auto errors = ctx_.prepare(compile);
   std::map<std::string, std::string> compile_error;
   for (size_t i = 0; i < compile.size(); ++i)
@@ -219,38 +291,48 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
   }
 }
 
-// Packs every layout this mode uses once (in parallel on the host), then uploads; a layout over the memory
-// cap or beyond 32-bit positions is recorded as skipped.
-void Tuner::pack_layouts(Job& job) {
-  const HostMatrix& a = *job.a;
-  const std::vector<Layout> layouts =
-      options_.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
-  std::vector<std::unique_ptr<PackedMatrix>> packs(layouts.size());
-  std::vector<std::string> errors(layouts.size());
+// Packs every matrix the given variants run on once (in parallel on the host; the layouts of the matrix,
+// and of its transposed copy for the copy kind), then uploads; a layout over the memory cap or beyond
+// 32-bit positions is recorded as skipped.
+void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
+  std::vector<Variant> wanted;  // one per matrix_key
+  for (const auto& v : variants)
+    if (std::none_of(wanted.begin(), wanted.end(), [&](const Variant& w) { return matrix_key(w) == matrix_key(v); }))
+      wanted.push_back(v);
+  std::unique_ptr<HostMatrix> transposed;
+  if (std::any_of(wanted.begin(), wanted.end(), [](const Variant& v) { return v.uses_transposed_copy(); }))
+    transposed = std::make_unique<HostMatrix>(transpose_pattern(*job.a));
+  std::vector<std::unique_ptr<PackedMatrix>> packs(wanted.size());
+  std::vector<std::string> errors(wanted.size());
   std::vector<std::thread> pool;
-  for (size_t i = 0; i < layouts.size(); ++i) {
-    const int64_t need = packed_bytes(a, layouts[i], job.precision);
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    const HostMatrix& m = wanted[i].uses_transposed_copy() ? *transposed : *job.a;
+    const Layout layout = wanted[i].layout;
+    const int64_t need = packed_bytes(m, layout, job.precision);
     if (need > options_.memory_cap_bytes) {
-      job.layout_skip[layouts[i].name()] = "skipped: the layout needs " + std::to_string(need) +
-                                           " bytes, over the memory cap of " + std::to_string(options_.memory_cap_bytes);
+      job.layout_skip[matrix_key(wanted[i])] = "skipped: the layout needs " + std::to_string(need) +
+                                               " bytes, over the memory cap of " +
+                                               std::to_string(options_.memory_cap_bytes);
       continue;
     }
-    pool.emplace_back([&, i] {
+    pool.emplace_back([&, i, layout] {
       try {
-        packs[i] = std::make_unique<PackedMatrix>(pack(a, layouts[i], job.precision));
+        packs[i] = std::make_unique<PackedMatrix>(pack(m, layout, job.precision));
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
     });
   }
   for (auto& t : pool) t.join();
-  for (size_t i = 0; i < layouts.size(); ++i) {
-    if (!errors[i].empty()) job.layout_skip[layouts[i].name()] = "skipped: " + errors[i];
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    const std::string key = matrix_key(wanted[i]);
+    if (!errors[i].empty()) job.layout_skip[key] = "skipped: " + errors[i];
     if (!packs[i]) continue;
     try {
-      job.packed[layouts[i].name()] = std::make_unique<DeviceMatrix>(ctx_, std::move(*packs[i]), a.entry.name);
+      job.packed[key] = std::make_unique<DeviceMatrix>(ctx_, std::move(*packs[i]), job.a->entry.name,
+                                                       wanted[i].uses_transposed_copy());
     } catch (const DeviceError& e) {
-      job.layout_skip[layouts[i].name()] = std::string("skipped: ") + e.what();
+      job.layout_skip[key] = std::string("skipped: ") + e.what();
     }
     packs[i].reset();
   }
@@ -268,10 +350,10 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
   std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
   std::vector<Variant> sweep;
   std::set<std::string> chosen;
+  const EntryType& entry_type = job.a->entry;
   auto add_pair = [&](const Variant& v) {
     if (!chosen.insert(layout_tpr_key(v)).second) return;
-    for (const auto& g : grid_variants(entry, job.precision, v.layout, v.schedule.threads_per_row, limits))
-      sweep.push_back(g);
+    for (const auto& g : grid_variants(entry_type, v, limits)) sweep.push_back(g);
   };
   for (const auto& [t, v] : ranked)
     if (v.layout.name() == "csr-aos-aos") {
@@ -283,8 +365,10 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
       add_pair(ranked[i].second);
   for (const MatrixRecord* r : db_.records())
     if (r->domain == job.record.domain && r->entry == entry && r->precision == job.record.precision &&
-        !r->winner.empty() && r->hash != job.record.hash)
-      sweep.push_back(Variant::parse(r->winner));
+        r->op == job.record.op && !r->winner.empty() && r->hash != job.record.hash) {
+      const Variant w = Variant::parse(r->winner);
+      if ((!options_.deterministic || w.deterministic()) && job.packed.count(matrix_key(w))) sweep.push_back(w);
+    }
   return sweep;
 }
 
@@ -293,25 +377,31 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
 // method; the winner and the schedule-only best are chosen among those, on the full numbers.
 void Tuner::choose_winners(Job& job) {
   constexpr size_t kCandidates = 3;
-  auto fastest = [&](bool csr_only) {
+  auto fastest = [&](bool csr_only, bool deterministic_only) {
     std::vector<const MeasurementRecord*> ok;
     for (const auto& m : job.record.measurements)
-      if (m.ok() && (!csr_only || m.variant.find("/csr-aos-aos/") != std::string::npos)) ok.push_back(&m);
+      if (m.ok() && (!csr_only || m.variant.find("/csr-aos-aos/") != std::string::npos) &&
+          (!deterministic_only || m.deterministic()))
+        ok.push_back(&m);
     std::sort(ok.begin(), ok.end(), [](auto* l, auto* r) { return l->median_us < r->median_us; });
     std::vector<std::string> names;
     for (size_t i = 0; i < ok.size() && i < kCandidates; ++i) names.push_back(ok[i]->variant);
     return names;
   };
-  const auto overall = fastest(false), baseline = fastest(true);
+  // The winner is the fastest of all, the deterministic winner the fastest of those that always give the
+  // same bits (what --deterministic asks for; Context::load can ask for it too).
+  const auto overall = fastest(false, false), baseline = fastest(true, false), steady = fastest(false, true);
   std::set<std::string> retimed;
   for (const auto& name : overall) retimed.insert(name);
   for (const auto& name : baseline) retimed.insert(name);
+  for (const auto& name : steady) retimed.insert(name);
   for (const auto& name : retimed) {
     MeasurementRecord m = *job.record.find(name);
     const Variant v = Variant::parse(name);
     const int vl = v.layout.vector == VectorLayout::aos ? 0 : 1;
+    if (!job.packed.count(matrix_key(v))) continue;
     try {
-      SpmvLaunch launch(ctx_, v, *job.packed.at(v.layout.name()), *job.x[vl], *job.y[vl]);
+      SpmvLaunch launch(ctx_, v, *job.packed.at(matrix_key(v)), *job.x[vl], *job.y[vl]);
       const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.final_timing);
       m.median_us = t.median_us;
       m.samples_us = t.samples_us;
@@ -330,6 +420,7 @@ void Tuner::choose_winners(Job& job) {
   };
   job.record.winner = pick(overall);
   job.record.schedule_only = pick(baseline);
+  job.record.deterministic_winner = pick(steady);
   // The baseline can beat the overall candidates after re-timing: the winner is never slower than it.
   if (!job.record.schedule_only.empty() &&
       (job.record.winner.empty() ||
@@ -352,7 +443,12 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const ScheduleLimits limits = ScheduleLimits::from(ctx_.device());
   const std::string hash = matrix_hash(a);
   const MatrixFeatures features = compute_features(a);
-  const auto x_host = random_vector(a.cols, a.vector_components(), 12345);
+  const Op op = options_.op;
+  if (op == Op::h && !entry.has_adjoint)
+    throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") has no adjoint: cannot tune A^H x");
+  // op(A) x: x has a.cols elements for A x, a.rows for A^T x and A^H x (and y the other length).
+  const int64_t x_len = is_transposed(op) ? a.rows : a.cols, y_len = is_transposed(op) ? a.cols : a.rows;
+  const auto x_host = random_vector(x_len, a.vector_components(), 12345);
   std::unique_ptr<GpuCheck> check;  // the reference is the same for both precisions
 
   for (Precision p : options_.precisions) {
@@ -364,33 +460,36 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     job.record.hash = hash;
     job.record.entry = entry.name;
     job.record.precision = to_string(p);
+    job.record.op = to_string(op);
     job.record.domain = domain;
     job.record.features = features;
     job.record.compulsory_bytes = compulsory_bytes(a, p);
-    if (const MatrixRecord* old = db_.find(hash, to_string(p)); old && !options_.remeasure && !db_.stale()) {
-      if (old->complete) {
+    if (const MatrixRecord* old = db_.find(hash, to_string(p), to_string(op)); old && !options_.remeasure && !db_.stale()) {
+      if (old->complete && (!options_.deterministic || !old->deterministic_winner.empty())) {
         tuned_.emplace_back(hash, to_string(p));
         ++matrices_done_;
         if (options_.verbose || options_.progress)
           std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p)
-                    << ": already tuned, winner " << old->winner << " (use --remeasure to measure again)\n";
+                    << ": already tuned, winner "
+                    << (options_.deterministic ? old->deterministic_winner : old->winner)
+                    << " (use --remeasure to measure again)\n";
         continue;
       }
       job.record.measurements = old->measurements;  // resume
     }
     if (out_of_budget()) return false;
 
-    pack_layouts(job);
+    const auto stage1 = stage_one_variants(entry, p, options_, limits);
+    pack_layouts(job, stage1);
     for (int vl = 0; vl < 2; ++vl) {
       const VectorLayout layout = vl == 0 ? VectorLayout::aos : VectorLayout::soa;
-      job.x[vl] = std::make_unique<DeviceVector>(ctx_, a.cols, a.vector_components(), layout, p);
-      job.y[vl] = std::make_unique<DeviceVector>(ctx_, a.rows, a.vector_components(), layout, p);
+      job.x[vl] = std::make_unique<DeviceVector>(ctx_, x_len, a.vector_components(), layout, p);
+      job.y[vl] = std::make_unique<DeviceVector>(ctx_, y_len, a.vector_components(), layout, p);
       job.x[vl]->upload(x_host);
     }
-    if (!check) check = std::make_unique<GpuCheck>(ctx_, a, x_host);
+    if (!check) check = std::make_unique<GpuCheck>(ctx_, a, x_host, op);
     job.check = std::move(check);
 
-    const auto stage1 = stage_one_variants(entry.name, p, options_.mode, options_.threads_per_row, limits);
     const size_t grid = all_schedules(limits, {1}).size();
     job.planned = stage1.size() + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
     job.stage = "layouts x threads-per-row";
@@ -404,6 +503,7 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     } else {  // the budget is spent: the best so far, as measured
       if (const auto* w = job.record.best()) job.record.winner = w->variant;
       if (const auto* s = job.record.best(true)) job.record.schedule_only = s->variant;
+      if (const auto* d = job.record.best(false, true)) job.record.deterministic_winner = d->variant;
     }
     job.record.complete = !stopped;
     db_.upsert(job.record);
@@ -422,14 +522,14 @@ void Tuner::finish() {
   // on every matrix of it. Score: geometric mean of schedule-only time / its time.
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<const MatrixRecord*>> groups;
   for (const auto& [hash, prec] : tuned_)
-    if (const MatrixRecord* r = db_.find(hash, prec); r && !r->schedule_only.empty())
+    if (const MatrixRecord* r = db_.find(hash, prec, to_string(options_.op)); r && !r->schedule_only.empty())
       groups[{r->domain, r->entry, r->precision}].push_back(r);
   for (const auto& [key, recs] : groups) {
     std::map<std::string, std::pair<double, int>> score;  // variant -> (sum log speedup, count)
     for (const MatrixRecord* r : recs) {
       const double base = r->find(r->schedule_only)->median_us;
       for (const auto& m : r->measurements)
-        if (m.ok()) {
+        if (m.ok() && (!options_.deterministic || m.deterministic())) {
           auto& s = score[m.variant];
           s.first += std::log(base / m.median_us);
           ++s.second;
@@ -437,6 +537,7 @@ void Tuner::finish() {
     }
     TuningDatabase::DomainRecord d;
     std::tie(d.domain, d.entry, d.precision) = key;
+    d.op = to_string(options_.op);
     double best = -1e300;
     for (const auto& [variant, s] : score)
       if (s.second == static_cast<int>(recs.size()) && s.first > best) {

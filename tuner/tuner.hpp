@@ -22,6 +22,9 @@ struct TuneOptions {
   bool remeasure = false;              // ignore measurements already in the database
   int64_t memory_cap_bytes = 0;        // a layout packing larger than this is skipped; 0: a quarter of GPU memory
   std::vector<int> threads_per_row = {1, 2, 4, 8, 16, 32};
+  std::vector<int> entries_per_thread = {2, 4, 8};  // hola schedules of stage one
+  Op op = Op::n;                       // the product tuned: A x, A^T x or A^H x (a record per op)
+  bool deterministic = false;          // only variants whose result bits never change (no float atomics)
   int top_layouts = 2;                 // (layout, threads per row) pairs whose whole n_t x n_b grid is measured
   TimingOptions search_timing{1, 3, 0.3, 100000};  // quick timing while searching
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
@@ -50,7 +53,7 @@ class Tuner {
 
  private:
   struct Job;
-  void pack_layouts(Job& job);
+  void pack_layouts(Job& job, const std::vector<Variant>& variants);
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
   void choose_winners(Job& job);
@@ -64,7 +67,7 @@ class Tuner {
   TuningDatabase& db_;
   TuneOptions options_;
   std::chrono::steady_clock::time_point start_;
-  std::vector<std::pair<std::string, std::string>> tuned_;  // (hash, precision) of this run
+  std::vector<std::pair<std::string, std::string>> tuned_;  // (hash, precision) of this run, op options_.op
   std::string started_iso_;
   int planned_matrices_ = 0;
   int matrices_done_ = 0;
@@ -72,10 +75,13 @@ class Tuner {
   double measure_seconds_ = 0;
 };
 
-// Stage-1 and grid variants for one entry/precision (exposed for tests and for `jitsparse tune --dry-run`).
-std::vector<Variant> stage_one_variants(const std::string& entry, Precision p, const std::string& mode,
-                                        const std::vector<int>& threads_per_row, const ScheduleLimits& limits);
-std::vector<Variant> grid_variants(const std::string& entry, Precision p, const Layout& layout, int threads_per_row,
-                                   const ScheduleLimits& limits);
+// Stage-1 and grid variants for one entry/precision (exposed for tests). Stage one: every layout x
+// threads-per-row at one schedule (hola layouts: a few entries per thread), for op t/h in each kind
+// (copy only with options.deterministic), with what the entry type cannot run left out.
+std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& options,
+                                        const ScheduleLimits& limits);
+// The schedule grid of seed's layout, threads per row, op and kind: every n_t x n_b x {static, dynamic};
+// for hola every n_t x entries per thread that fits in shared memory.
+std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);
 
 }  // namespace jitsparse

@@ -64,7 +64,42 @@ __device__ __forceinline__ T combine(const SpmvParams<T>& p, T acc, const T* y) 
   return p.beta == T(0) ? p.alpha * acc : p.alpha * acc + p.beta * *y;
 }
 
-struct VecAos {
+// The vector layouts give the address of component i of element j; stores follow from it:
+//   store_y:      y = alpha * s + beta * y   (the only writer of the element)
+//   scale_y:      y = beta * y               (before others add into it)
+//   add_y:        y += alpha * s             (the only writer after scale_y)
+//   add_y_atomic: y += alpha * s by atomics  (several writers after scale_y)
+template <class Derived>
+struct VecStores {
+  template <class E, class T>
+  __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) {
+      T* y = Derived::template y_at<E>(p, row, i);
+      *y = combine(p, s[i], y);
+    }
+  }
+  template <class E, class T>
+  __device__ __forceinline__ static void scale_y(const SpmvParams<T>& p, int row) {
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) {
+      T* y = Derived::template y_at<E>(p, row, i);
+      *y = p.beta == T(0) ? T(0) : p.beta * *y;
+    }
+  }
+  template <class E, class T>
+  __device__ __forceinline__ static void add_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) *Derived::template y_at<E>(p, row, i) += p.alpha * s[i];
+  }
+  template <class E, class T>
+  __device__ __forceinline__ static void add_y_atomic(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+#pragma unroll
+    for (int i = 0; i < E::V; ++i) atomicAdd(Derived::template y_at<E>(p, row, i), p.alpha * s[i]);
+  }
+};
+
+struct VecAos : VecStores<VecAos> {
   template <class E, class T>
   __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
     T s[E::V];
@@ -72,14 +107,12 @@ struct VecAos {
     E::set(v, s);
   }
   template <class E, class T>
-  __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
-    T* y = p.y + static_cast<long long>(row) * E::V;
-#pragma unroll
-    for (int i = 0; i < E::V; ++i) y[i] = combine(p, s[i], y + i);
+  __device__ __forceinline__ static T* y_at(const SpmvParams<T>& p, int row, int i) {
+    return p.y + static_cast<long long>(row) * E::V + i;
   }
 };
 
-struct VecSoa {
+struct VecSoa : VecStores<VecSoa> {
   template <class E, class T>
   __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
     T s[E::V];
@@ -88,12 +121,24 @@ struct VecSoa {
     E::set(v, s);
   }
   template <class E, class T>
-  __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
-#pragma unroll
-    for (int i = 0; i < E::V; ++i) {
-      T* y = p.y + i * p.y_stride + row;
-      *y = combine(p, s[i], y);
-    }
+  __device__ __forceinline__ static T* y_at(const SpmvParams<T>& p, int row, int i) {
+    return p.y + i * p.y_stride + row;
+  }
+};
+
+// The entry product a kernel applies: a * x (op n, and op t: the same entries) or adjoint(a) * x (op h).
+struct MacPlain {
+  template <class E>
+  __device__ __forceinline__ static void mac(typename E::Vector& acc, const typename E::Matrix& a,
+                                             const typename E::Vector& x) {
+    E::mac(acc, a, x);
+  }
+};
+struct MacAdjoint {
+  template <class E>
+  __device__ __forceinline__ static void mac(typename E::Vector& acc, const typename E::Matrix& a,
+                                             const typename E::Vector& x) {
+    E::mac_adjoint(acc, a, x);
   }
 };
 

@@ -22,6 +22,9 @@ struct SpmvParams {
   T beta;
   int rows;
   int ell_stride;        // ell: rows_padded
+  int cols;              // columns of the stored matrix: the length of y for op t/h by atomics
+  long long nnz;         // hola: stored entries
+  int* block_row;        // hola: the row of each block's first entry (written by hola_prepare)
 };
 
 }  // namespace jitsparse

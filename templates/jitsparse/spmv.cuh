@@ -1,6 +1,10 @@
-// The SpMV kernel family: y = alpha * A x + beta * y for any entry type E (generated from its JSON
-// definition), outer layout, inner layout, vector layout and schedule. TPR threads share a row (a
-// sub-warp), each taking every TPR-th element, then reduce with shuffles.
+// The row kernel family: y = alpha * op(A) x + beta * y for any entry type E (generated from its JSON
+// definition), outer layout (csr, ell, sell), inner layout, vector layout and schedule.
+//   spmv:         gathers one row of the stored matrix per group of TPR threads (a sub-warp, each taking
+//                 every TPR-th element, reduced with shuffles). A x, and A^T x / A^H x on a transposed
+//                 copy (Mac picks the entry product).
+//   spmv_scatter: A^T x / A^H x on the matrix itself: each stored entry a_ij adds op(a_ij) x_i into y_j by
+//                 atomics, after scale_y has set y = beta * y.
 #pragma once
 #include "jitsparse/layouts.cuh"
 #include "jitsparse/params.cuh"
@@ -8,7 +12,7 @@
 
 namespace jitsparse {
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, int NT, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
 struct SpmvKernel {
   static_assert(NT % 32 == 0, "threads per block must be a multiple of the warp size");
   static_assert(TPR >= 1 && TPR <= 32 && (32 % TPR) == 0, "threads per row must divide 32");
@@ -33,7 +37,7 @@ struct SpmvKernel {
           Inner::template load<E>(p, pos, a);
           typename E::Vector xv;
           Vec::template load_x<E>(p, col, xv);
-          E::mac(acc, a, xv);
+          Mac::template mac<E>(acc, a, xv);
         }
       }
       T out[E::V];
@@ -50,9 +54,56 @@ struct SpmvKernel {
   }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, int NT, int NB, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
+struct SpmvScatterKernel {
+  static_assert(NT % 32 == 0, "threads per block must be a multiple of the warp size");
+  static_assert(TPR >= 1 && TPR <= 32 && (32 % TPR) == 0, "threads per row must divide 32");
+  static constexpr int kRowsPerChunk = NT / TPR;
+
+  __device__ __forceinline__ void operator()(const SpmvParams<T>& p) const {
+    const int group = threadIdx.x / TPR;
+    const int lane = threadIdx.x % TPR;
+    const int num_chunks = (p.rows + kRowsPerChunk - 1) / kRowsPerChunk;
+    Sched::run(p.counters, num_chunks, [&](int chunk) {
+      const int row = chunk * kRowsPerChunk + group;
+      if (row >= p.rows) return;
+      int begin, len, stride;
+      Outer::row(p, row, begin, len, stride);
+      if (len <= lane) return;
+      typename E::Vector xv;  // x is indexed by the stored row: one load per row
+      Vec::template load_x<E>(p, row, xv);
+#pragma unroll 2
+      for (int k = lane; k < len; k += TPR) {
+        const int pos = begin + k * stride;
+        const int col = load_matrix(p.col_idx + pos);
+        typename E::Matrix a;
+        Inner::template load<E>(p, pos, a);
+        typename E::Vector acc;
+        E::zero(acc);
+        Mac::template mac<E>(acc, a, xv);
+        T out[E::V];
+        E::get(acc, out);
+        Vec::template add_y_atomic<E>(p, col, out);
+      }
+    });
+  }
+};
+
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int NB, int TPR>
 __global__ void __launch_bounds__(NT, NB) spmv(const __grid_constant__ SpmvParams<T> p) {
-  SpmvKernel<T, E, Outer, Inner, Vec, Sched, NT, TPR>()(p);
+  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, NT, TPR>()(p);
+}
+
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int NB, int TPR>
+__global__ void __launch_bounds__(NT, NB) spmv_scatter(const __grid_constant__ SpmvParams<T> p) {
+  SpmvScatterKernel<T, E, Outer, Inner, Vec, Sched, Mac, NT, TPR>()(p);
+}
+
+// y = beta * y over the p.cols elements of y, before spmv_scatter adds into it (256 threads per block).
+template <class T, class E, class Vec>
+__global__ void __launch_bounds__(256) scale_y(const __grid_constant__ SpmvParams<T> p) {
+  for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < p.cols; j += gridDim.x * blockDim.x)
+    Vec::template scale_y<E>(p, j);
 }
 
 }  // namespace jitsparse

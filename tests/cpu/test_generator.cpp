@@ -16,6 +16,7 @@
 #include "generator/kernel_builder.hpp"
 #include "generator/source_gen.hpp"
 #include "generator/variant.hpp"
+#include <nlohmann/json.hpp>
 
 using namespace jitsparse;
 
@@ -99,9 +100,10 @@ TEST_CASE("generator: clamp_arch") {
 TEST_CASE("generator: every structural variant compiles for sm_90, and a second pass hits the cache") {
   // entry x precision x outer x inner x vector x schedule kind, for the four built-ins and two
   // JSON-only types (a block2 and a dual quaternion) to prove the user path.
+  // Row layouts in both schedule kinds, hola layouts with one hola schedule.
   const auto variants =
       structural_variants({"real", "complex", "quaternion", "block3", "block2", "dual_quaternion"});
-  REQUIRE(variants.size() == 6 * 2 * 16 * 2);
+  REQUIRE(variants.size() == 6 * 2 * (16 * 2 + 4));
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-structural-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
@@ -124,6 +126,73 @@ TEST_CASE("generator: every structural variant compiles for sm_90, and a second 
             << variants.size() / cold_s << "/s), cached " << warm_s << " s (" << variants.size() / warm_s
             << "/s) on " << std::thread::hardware_concurrency() << " cores\n";
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("generator: every transposed-product kernel compiles (atomic scatter, adjoint gather, hola)") {
+  // Op t and h in both kinds for every layout, on two types whose adjoint differs from the entry
+  // (complex: conjugate; dual quaternion: derived from its JSON "multiply") and a real one.
+  std::vector<Variant> variants;
+  for (Op op : {Op::t, Op::h})
+    for (const auto& v : structural_variants({"real", "complex", "dual_quaternion"}, Schedule{}, op))
+      variants.push_back(v);
+  REQUIRE(variants.size() == 2 * 3 * 2 * (16 * 2 + 4) * 2);
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-transpose-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  KernelBuilder builder("sm_90", dir);
+  size_t ok = 0, two_kernels = 0;
+  for (const auto& o : builder.build_all(variants)) {
+    if (!o.ok) MESSAGE(o.variant.name() << ": " << o.error);
+    ok += o.ok;
+    if (!o.ok) continue;
+    const auto& names = o.program->variant_names;
+    const bool has_prologue = std::find(names.begin(), names.end(), prologue_name(o.variant)) != names.end();
+    CHECK(has_prologue == o.variant.has_prologue());
+    two_kernels += has_prologue;
+  }
+  CHECK(ok == variants.size());
+  CHECK(two_kernels > 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("generator: variant names with an operation and hola schedules read back; bad ones are refused") {
+  for (const char* n : {"complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic", "real.f64/hola-soa-aos/hola-512x4-ept8",
+                        "quaternion.f64/sell32-soa-aos/dynamic-128x4/t-copy", "block3.f32/hola-aos-aos/hola-256x8-ept2/t-atomic"}) {
+    const Variant v = Variant::parse(n);
+    CHECK(v.name() == n);
+    nlohmann::json j = v;
+    CHECK(j.get<Variant>() == v);
+  }
+  CHECK(Variant::parse("real.f64/csr-aos-aos/static-256x8").deterministic());
+  CHECK(Variant::parse("real.f64/csr-aos-aos/static-256x8/t-copy").deterministic());
+  CHECK_FALSE(Variant::parse("real.f64/csr-aos-aos/static-256x8/t-atomic").deterministic());
+  CHECK_FALSE(Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4").deterministic());
+  for (const char* bad : {"real.f64/hola-aos-aos/static-256x8", "real.f64/csr-aos-aos/hola-256x8-ept4",
+                          "real.f64/csr-aos-aos/static-256x8/n-atomic", "real.f64/csr-aos-aos/static-256x8/t-fast",
+                          "real.f64/csr-aos-aos/static-256x8/t", "real.f64/hola-aos-aos/hola-256x8-ept3",
+                          "real.f64/hola-aos-aos/hola-256x8-ept64"})
+    CHECK_THROWS_AS(Variant::parse(bad), InvalidArgument);
+  // Shared memory is checked against the entry type: a quaternion f64 hola block of 4096 entries is too big.
+  const EntryType& q = EntryRegistry::instance().get("quaternion");
+  CHECK_THROWS_AS(generate_source(Variant::parse("quaternion.f64/hola-aos-aos/hola-512x4-ept8"), q), InvalidArgument);
+  CHECK_NOTHROW(generate_source(Variant::parse("quaternion.f64/hola-aos-aos/hola-256x8-ept4"), q));
+}
+
+TEST_CASE("generator: the adjoint product is derived from the JSON multiply, or refused when a type says so") {
+  const EntryType& c = EntryRegistry::instance().get("complex");
+  CHECK(c.has_adjoint);
+  // conj(a) x: re = a.re x.re + a.im x.im, im = a.re x.im - a.im x.re
+  CHECK(c.adjoint_mac_snippet == "acc.re += a.re * x.re + a.im * x.im; acc.im += -a.im * x.re + a.re * x.im; ");
+  const EntryType no = parse_entry_type(nlohmann::json::parse(R"({"name": "noadj", "components": ["v"],
+      "vector_components": ["v"], "multiply": [["v"]], "mac": "acc.v += a.v * x.v;", "adjoint": false})"), "test");
+  CHECK_FALSE(no.has_adjoint);
+  Variant v = Variant::parse("real.f64/csr-aos-aos/static-256x8/h-atomic");
+  v.entry = "noadj";
+  CHECK_THROWS_WITH_AS(generate_source(v, no), doctest::Contains("has no adjoint"), InvalidArgument);
+  v.op = Op::t;
+  CHECK_NOTHROW(generate_source(v, no));
+  CHECK_THROWS_AS(parse_entry_type(nlohmann::json::parse(R"({"name": "x", "components": ["v"],
+      "vector_components": ["v"], "multiply": [["v"]], "mac": "acc.v += a.v * x.v;", "adjoint": "no"})"), "test"),
+                  ParseError);
 }
 
 TEST_CASE("generator: a schedule grid compiles as one program per schedule kind") {

@@ -90,7 +90,8 @@ void check_spmv(const HostMatrix& a, const PackedMatrix& packed, const std::vect
 // The position of element k of row r, restated from the comment in core/layout.hpp.
 int64_t contract_position(const PackedMatrix& m, int64_t r, int64_t k) {
   switch (m.layout.outer) {
-    case OuterLayout::csr: return m.row_ptr[r] + k;
+    case OuterLayout::csr:
+    case OuterLayout::hola: return m.row_ptr[r] + k;  // hola reads the csr arrays
     case OuterLayout::ell: return k * m.rows_padded + r;
     default: return m.slice_ptr[r / m.layout.slice] + k * m.layout.slice + r % m.layout.slice;
   }
@@ -128,7 +129,7 @@ void check_contract(const HostMatrix& a, const PackedMatrix& m) {
     CHECK(m.value_stride == m.stored_entries);
   }
   std::vector<char> seen(m.stored_entries, 0);
-  if (m.layout.outer == OuterLayout::csr) {
+  if (m.layout.uses_row_ptr()) {
     CHECK(m.rows_padded == a.rows);
     CHECK(m.num_slices == 0);
     CHECK(m.stored_entries == a.nnz());
@@ -239,7 +240,10 @@ std::vector<HostMatrix> edge_matrices(const EntryType& e) {
 
 TEST_CASE("packing: layout names, parsing and the list of all layouts") {
   const auto layouts = all_layouts();
-  CHECK(layouts.size() == 16);
+  CHECK(layouts.size() == 20);
+  CHECK(row_layouts().size() == 16);
+  CHECK(Layout::parse("hola-soa-aos").outer == OuterLayout::hola);
+  CHECK(Layout::parse("hola-soa-aos").uses_row_ptr());
   std::vector<std::string> names;
   for (const auto& l : layouts) {
     names.push_back(l.name());
@@ -358,7 +362,7 @@ TEST_CASE("packing: padding is NaN and never read; a NaN in x at an unused colum
     for (const Layout& l : all_layouts())
       for (Precision p : kPrecisions) {
         const PackedMatrix m = pack(a, l, p);
-        if (l.outer != OuterLayout::csr) REQUIRE(m.padding_entries() > 0);
+        if (!l.uses_row_ptr()) REQUIRE(m.padding_entries() > 0);
         check_contract(a, m);  // padding NaN, column 0
         check_spmv(a, m, x, 1.0, 0.0);
         check_spmv(a, m, x, 1.0, 2.0);

@@ -150,15 +150,47 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
 
 TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay within the GPU's limits") {
   const ScheduleLimits h100;
-  const auto joint = stage_one_variants("block3", Precision::f64, "joint", {1, 2, 4, 8, 16, 32}, h100);
-  CHECK(joint.size() == 16 * 6);
-  const auto sched = stage_one_variants("block3", Precision::f64, "schedule", {1, 2, 4, 8, 16, 32}, h100);
+  const EntryType& block3 = EntryRegistry::instance().get("block3");
+  TuneOptions o;
+  // 16 row layouts x 6 tpr, and 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64)
+  const auto joint = stage_one_variants(block3, Precision::f64, o, h100);
+  CHECK(joint.size() == 16 * 6 + 4 * 2);
+  for (const auto& v : joint) CHECK(hola_shared_bytes(v, 3) <= kMaxStaticShared);
+  o.mode = "schedule";
+  const auto sched = stage_one_variants(block3, Precision::f64, o, h100);
   CHECK(sched.size() == 6);
   for (const auto& v : sched) CHECK(v.layout.name() == "csr-aos-aos");
-  const auto grid = grid_variants("real", Precision::f32, Layout::parse("ell-soa-aos"), 2, h100);
+  const EntryType& real = EntryRegistry::instance().get("real");
+  const auto grid = grid_variants(real, Variant::parse("real.f32/ell-soa-aos/static-256x8-tpr2"), h100);
   CHECK(grid.size() == all_schedules(h100, {1}).size());
   for (const auto& v : grid) {
     CHECK(v.schedule.threads * v.schedule.blocks_per_sm <= 2048);
     CHECK(v.schedule.threads_per_row == 2);
   }
+  const auto hola = grid_variants(real, Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4"), h100);
+  CHECK(hola.size() > 20);
+  for (const auto& v : hola) {
+    CHECK(v.schedule.kind == ScheduleKind::hola);
+    CHECK(v.schedule.threads * v.schedule.blocks_per_sm <= 2048);
+    CHECK(hola_shared_bytes(v, 1) <= kMaxStaticShared);
+  }
+}
+
+TEST_CASE("tuner: transposed products search both kinds, or only the deterministic one") {
+  const ScheduleLimits h100;
+  TuneOptions o;
+  o.op = Op::t;
+  const EntryType& cplx = EntryRegistry::instance().get("complex");
+  const auto both = stage_one_variants(cplx, Precision::f32, o, h100);
+  size_t atomic = 0, copy = 0;
+  for (const auto& v : both) {
+    CHECK(v.op == Op::t);
+    (v.transpose == TransposeKind::atomic ? atomic : copy) += 1;
+  }
+  CHECK(atomic == 16 * 6 + 4 * 3);
+  CHECK(copy == 16 * 6 + 4 * 3);
+  o.deterministic = true;
+  const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
+  CHECK(steady.size() == 16 * 6);  // no hola, no atomics
+  for (const auto& v : steady) CHECK(v.deterministic());
 }
