@@ -79,6 +79,27 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
   }
 }
 
+// The fastest measured variant of a layout ("hola": any hola-*-*) in this matrix's record; the selection
+// as it was if none was measured.
+Selection best_of_layout(const TuningDatabase& db, const HostMatrix& a, Precision p, Op op, const std::string& layout,
+                         const Selection& fallback) {
+  const MatrixRecord* r = db.find(matrix_hash(a), to_string(p), to_string(op));
+  const MeasurementRecord* best = nullptr;
+  if (r)
+    for (const auto& m : r->measurements) {
+      if (!m.ok()) continue;
+      const Variant v = Variant::parse(m.variant);
+      if (v.layout.name() != layout && v.layout.outer_name() != layout) continue;
+      if (!best || m.median_us < best->median_us) best = &m;
+    }
+  if (!best) {
+    std::cerr << "jitsparse bench: no " << layout << " variant tuned for " << a.name << " " << to_string(p)
+              << "; using " << fallback.variant.name() << "\n";
+    return fallback;
+  }
+  return {Variant::parse(best->variant), "best " + layout, "the fastest tuned " + layout + " variant"};
+}
+
 }  // namespace
 
 int run_bench(const std::vector<std::string>& args) {
@@ -97,6 +118,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("no-tune", "do not tune untuned matrices: use the nearest tuned one's winner (or the default)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
+      ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos) instead of the winner")
       ("samples", po::value<int>()->default_value(9), "timing samples per method (median reported)")
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
@@ -143,7 +165,8 @@ int run_bench(const std::vector<std::string>& args) {
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
-      const Selection sel = select_variant(db, a, p, ScheduleLimits::from(ctx.device()), op, deterministic);
+      Selection sel = select_variant(db, a, p, ScheduleLimits::from(ctx.device()), op, deterministic);
+      if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel);
       group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps));
       BaselineOptions bo;
       bo.op = op;

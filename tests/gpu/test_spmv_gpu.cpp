@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <map>
+#include <memory>
 
 #include "core/error.hpp"
 #include "core/random_matrix.hpp"
@@ -69,25 +70,26 @@ Tally& tally() {
   return t;
 }
 
-// Runs y = alpha A x + beta y0 and checks it; for dynamic schedules twice, which proves the launch resets
-// its own chunk counter.
+// Runs y = alpha op(A) x + beta y0 and checks it; for dynamic and hola schedules twice, which proves the
+// launch resets its own chunk counter and rebuilds its block rows.
 void check_variant(Context& ctx, const Variant& v, const HostMatrix& a, const DeviceMatrix& da, double alpha,
                    double beta) {
   const int vc = a.vector_components();
-  const auto x = random_vector(a.cols, vc, 3);
-  const auto y0 = random_vector(a.rows, vc, 5);
-  DeviceVector dx(ctx, a.cols, vc, v.layout.vector, v.precision);
-  DeviceVector dy(ctx, a.rows, vc, v.layout.vector, v.precision);
+  const int64_t x_len = is_transposed(v.op) ? a.rows : a.cols, y_len = is_transposed(v.op) ? a.cols : a.rows;
+  const auto x = random_vector(x_len, vc, 3);
+  const auto y0 = random_vector(y_len, vc, 5);
+  DeviceVector dx(ctx, x_len, vc, v.layout.vector, v.precision);
+  DeviceVector dy(ctx, y_len, vc, v.layout.vector, v.precision);
   dx.upload(x);
-  auto ax = reference_spmv(a, x);
-  auto scale = reference_abs_scale(a, x);
+  auto ax = reference_apply(a, x, v.op);
+  auto scale = reference_abs_scale(a, x, v.op);
   std::vector<double> ref(ax.size()), sc(ax.size());
   for (size_t i = 0; i < ax.size(); ++i) {
     ref[i] = alpha * ax[i] + beta * y0[i];
     sc[i] = std::abs(alpha) * scale[i] + std::abs(beta * y0[i]);
   }
   SpmvLaunch launch(ctx, v, da, dx, dy, alpha, beta);
-  const int repeats = v.schedule.kind == ScheduleKind::dynamic ? 2 : 1;
+  const int repeats = v.schedule.kind == ScheduleKind::static_ ? 1 : 2;
   for (int r = 0; r < repeats; ++r) {
     if (beta == 0)
       dy.poison();
@@ -111,13 +113,47 @@ const std::vector<Schedule> kSchedules = {
     Schedule{ScheduleKind::static_, 32, 1, 8},   Schedule{ScheduleKind::dynamic, 64, 16, 2},
 };
 
-void run_entry(const std::string& entry) {
+// Hola: blocks of 1024, 128, 4096 (in f32 reals) and 64 entries; the test matrices have rows longer than a
+// block, empty rows, and rows ending on block and thread boundaries.
+const std::vector<Schedule> kHolaSchedules = {
+    Schedule{ScheduleKind::hola, 256, 8, 1, 4}, Schedule{ScheduleKind::hola, 128, 16, 1, 1},
+    Schedule{ScheduleKind::hola, 512, 4, 1, 8}, Schedule{ScheduleKind::hola, 32, 32, 1, 2},
+};
+
+// The variants of one (entry, precision, layout, op): every kind and schedule the entry can run (hola's
+// shared memory depends on the entry type). Transposed products take every other schedule.
+std::vector<Variant> variants_for(const EntryType& e, Precision p, const Layout& layout, Op op, TransposeKind kind) {
+  std::vector<Variant> out;
+  const auto& schedules = layout.outer == OuterLayout::hola ? kHolaSchedules : kSchedules;
+  for (size_t i = 0; i < schedules.size(); i += op == Op::n ? 1 : 2) {
+    Variant v{e.name, p, layout, schedules[i], op, kind};
+    if (hola_shared_bytes(v, e.num_vector_components()) <= kMaxStaticShared) out.push_back(v);
+  }
+  return out;
+}
+
+void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op::t, Op::h}) {
   Context& ctx = gpu_context();
+  const EntryType& e = entry_type(entry);
   const auto mats = matrices_for(entry);
+  struct Case {
+    Op op;
+    TransposeKind kind;
+  };
+  std::vector<Case> cases;
+  for (Op op : ops) {
+    if (op == Op::n) {
+      cases.push_back({op, TransposeKind::atomic});
+    } else {
+      cases.push_back({op, TransposeKind::atomic});
+      cases.push_back({op, TransposeKind::copy});
+    }
+  }
   std::vector<Variant> variants;
   for (Precision p : {Precision::f32, Precision::f64})
     for (const Layout& layout : all_layouts())
-      for (const Schedule& s : kSchedules) variants.push_back(Variant{entry, p, layout, s});
+      for (const Case& c : cases)
+        for (const Variant& v : variants_for(e, p, layout, c.op, c.kind)) variants.push_back(v);
   const auto errors = ctx.prepare(variants);
   for (size_t i = 0; i < variants.size(); ++i) {
     INFO(variants[i].name());
@@ -127,9 +163,17 @@ void run_entry(const std::string& entry) {
     for (Precision p : {Precision::f32, Precision::f64})
       for (const Layout& layout : all_layouts()) {
         DeviceMatrix da(ctx, a, layout, p);
-        for (const Schedule& s : kSchedules) check_variant(ctx, Variant{entry, p, layout, s}, a, da, 1.0, 0.0);
-        // alpha/beta with one schedule per layout
-        check_variant(ctx, Variant{entry, p, layout, kSchedules[1]}, a, da, -0.5, 2.0);
+        std::unique_ptr<DeviceMatrix> dt;  // the transposed copy, for the copy kind
+        for (const Case& c : cases) {
+          const auto vs = variants_for(e, p, layout, c.op, c.kind);
+          if (vs.empty()) continue;
+          if (vs[0].uses_transposed_copy() && !dt)
+            dt = std::make_unique<DeviceMatrix>(DeviceMatrix::transposed(ctx, a, layout, p));
+          const DeviceMatrix& m = vs[0].uses_transposed_copy() ? *dt : da;
+          for (const Variant& v : vs) check_variant(ctx, v, a, m, 1.0, 0.0);
+          // alpha/beta with one schedule per layout and kind
+          check_variant(ctx, vs.back(), a, m, -0.5, 2.0);
+        }
       }
 }
 
@@ -140,6 +184,26 @@ TEST_CASE("gpu spmv: complex") { run_entry("complex"); }
 TEST_CASE("gpu spmv: quaternion") { run_entry("quaternion"); }
 TEST_CASE("gpu spmv: block3") { run_entry("block3"); }
 TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quaternion"); }
+
+TEST_CASE("gpu spmv: transposed products need the right matrix and vector lengths") {
+  Context& ctx = gpu_context();
+  RandomMatrixOptions o;
+  o.rows = 100;
+  o.cols = 80;
+  const HostMatrix a = random_matrix(entry_type("complex"), o);
+  const Variant atomic = Variant::parse("complex.f64/csr-aos-aos/static-256x2/h-atomic");
+  const Variant copy = Variant::parse("complex.f64/csr-aos-aos/static-256x2/h-copy");
+  DeviceMatrix da(ctx, a, atomic.layout, atomic.precision);
+  DeviceMatrix dt = DeviceMatrix::transposed(ctx, a, atomic.layout, atomic.precision);
+  CHECK(dt.rows() == 80);
+  CHECK(dt.is_transposed_copy());
+  DeviceVector x(ctx, 100, 2, VectorLayout::aos, Precision::f64), y(ctx, 80, 2, VectorLayout::aos, Precision::f64);
+  CHECK_NOTHROW(SpmvLaunch(ctx, atomic, da, x, y));
+  CHECK_NOTHROW(SpmvLaunch(ctx, copy, dt, x, y));
+  CHECK_THROWS_WITH_AS(SpmvLaunch(ctx, copy, da, x, y), doctest::Contains("transposed copy"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(SpmvLaunch(ctx, atomic, dt, x, y), doctest::Contains("transposed copy"), InvalidArgument);
+  CHECK_THROWS_AS(SpmvLaunch(ctx, atomic, da, y, x), InvalidArgument);  // lengths of A x, not A^H x
+}
 
 TEST_CASE("gpu spmv: argument errors are clear exceptions") {
   Context& ctx = gpu_context();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
+# jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
+# Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, tune, bench, tune-t, bench-t, tune-h, bench-h, shared
+set -uo pipefail
+out=$1; shift
+bin=${BIN:-carry}
+export JITSPARSE_CACHE=${JITSPARSE_CACHE:-/tmp/jitsparse-cache}
+mkdir -p "$out"
+run() {  # name, command...: log to $out/name.log, print the tail
+  local name=$1; shift
+  local t0=$(date +%s.%N)
+  "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: rc $rc, $(echo "$(date +%s.%N) - $t0" | bc) s"
+  tail -n "${TAIL:-25}" "$out/$name.log"
+}
+for step in "$@"; do
+  case $step in
+    tests) run gpu_tests "$bin/jitsparse_gpu_tests" ;;
+    tune) run tune "$bin/jitsparse" tune -q -o "$out/tune" ;;
+    bench) run bench "$bin/jitsparse" bench --no-tune -q -o "$out/bench" ;;
+    bench-hola) run bench_hola "$bin/jitsparse" bench --no-tune -q --layout hola -o "$out/bench_hola" ;;
+    tune-t) run tune_t "$bin/jitsparse" tune -q --op t -o "$out/tune_t" ;;
+    bench-t) run bench_t "$bin/jitsparse" bench --no-tune -q --op t -o "$out/bench_t" ;;
+    tune-h) run tune_h "$bin/jitsparse" tune -q --op h -o "$out/tune_h" ;;
+    bench-h) run bench_h "$bin/jitsparse" bench --no-tune -q --op h -o "$out/bench_h" ;;
+    shared) run bench_shared "$bin/jitsparse" bench -q tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_shared" ;;
+    *) echo "unknown step $step" ;;
+  esac
+done
