@@ -9,10 +9,10 @@ export JITSPARSE_CACHE=${JITSPARSE_CACHE:-/tmp/jitsparse-cache}
 mkdir -p "$out"
 run() {  # name, command...: log to $out/name.log, print the tail
   local name=$1; shift
-  local t0=$(date +%s.%N)
+  local t0=$(date +%s)
   "$@" >"$out/$name.log" 2>&1
   local rc=$?
-  echo "== $name: rc $rc, $(echo "$(date +%s.%N) - $t0" | bc) s"
+  echo "== $name: rc $rc, $(( $(date +%s) - t0 )) s"
   tail -n "${TAIL:-25}" "$out/$name.log"
 }
 for step in "$@"; do
