@@ -154,15 +154,22 @@ EntryType parse_entry_type(const nlohmann::json& j, const std::string& source) {
 }
 
 EntryType load_entry_type_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ParseError(path + ": cannot open the entry-type file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_entry_type_string(text.str(), path);
+}
+
+EntryType load_entry_type_string(const std::string& text, const std::string& source) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ParseError(path + ": not valid JSON: " + e.what());
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number beyond double ("1e999")
+    throw ParseError(source + ": not valid JSON: " + e.what());
   }
-  return parse_entry_type(j, path);
+  return parse_entry_type(j, source);
 }
 
 EntryRegistry::EntryRegistry() {
