@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,8 @@ void parse_cell(const std::string& cell, int out, int x, const std::vector<std::
       std::string number = term.substr(0, star);
       double c = std::strtod(number.c_str(), &stop);
       if (number.empty() || *stop != '\0') fail(source, "cannot read the coefficient in '" + cell + "'");
+      // strtod takes "inf" and "nan": such a coefficient would turn every product into Inf or NaN
+      if (!std::isfinite(c)) fail(source, "the coefficient in '" + cell + "' is not a finite number");
       coeff *= c;
       name = term.substr(star + 1);
     }
@@ -115,6 +118,8 @@ EntryType parse_entry_type(const nlohmann::json& j, const std::string& source) {
   if (!j.contains("name") || !j["name"].is_string() || !is_identifier(j["name"].get<std::string>()))
     fail(source, "'name' must be a C++ identifier such as \"block2\"");
   e.name = j["name"].get<std::string>();
+  if (j.contains("description") && !j["description"].is_string())
+    fail(source, "'description' must be a string");
   e.description = j.value("description", "");
   e.components = string_list(j, "components", source);
   e.vector_components = string_list(j, "vector_components", source);
