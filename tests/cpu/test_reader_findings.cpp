@@ -1,0 +1,52 @@
+// Inputs the fuzzers (fuzz/README.md) found to crash or mislead a reader, each with the message it must now
+// give. The raw crash inputs are replayed by the fuzz_replay test from fuzz/regressions/.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "io/matrix_market.hpp"
+#include "io/mesh.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+template <class F>
+std::string parse_error(F&& f) {
+  try {
+    f();
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "(no ParseError)";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+const std::string kEntryHead = R"({"name":"t","components":["a"],"vector_components":["v"],)";
+
+}  // namespace
+
+TEST_CASE("reader findings: entry-type JSON") {
+  auto err = [](const std::string& text) { return parse_error([&] { load_entry_type_string(text, "t.json"); }); };
+  // nlohmann throws out_of_range (not parse_error) for a number beyond double.
+  CHECK(contains(err(R"({"name":"x","components":[1e999]})"), "t.json: not valid JSON: "));
+  // j.value("description", "") threw nlohmann's type_error for a non-string.
+  CHECK(contains(err(kEntryHead + R"("description":5,"multiply":[["a"]],"mac":"m"})"),
+                 "t.json: entry type: 'description' must be a string"));
+  // strtod reads "inf" and "nan": every product would be Inf or NaN.
+  CHECK(contains(err(kEntryHead + R"("multiply":[["inf*a"]],"mac":"m"})"), "is not a finite number"));
+  CHECK(contains(err(kEntryHead + R"("multiply":[["nan*a"]],"mac":"m"})"), "is not a finite number"));
+  CHECK(load_entry_type_string(kEntryHead + R"("multiply":[["-2.5e3*a"]],"mac":"m"})", "t.json").terms[0].coeff ==
+        -2500.0);
+}
+
+TEST_CASE("reader findings: OFF") {
+  // A face vertex count of INT64_MAX overflowed 'n + 1'.
+  CHECK(contains(parse_error([] {
+                   read_triangle_mesh_string("OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n9223372036854775807 0 1 2\n", "a.off");
+                 }),
+                 "a.off:6: face announces 9223372036854775807 vertices but lists 3"));
+}
