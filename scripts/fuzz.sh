@@ -5,6 +5,7 @@
 #   scripts/fuzz.sh --replay [DIR]      build into DIR (default build-fuzz) and run every target once on its
 #                                       saved corpus and fuzz/regressions/TARGET: fails on any crash
 #   scripts/fuzz.sh --build [DIR]       build only
+#   scripts/fuzz.sh --summary           per target: runs, seconds, executions, last cov/ft (build-fuzz/logs/ledger.tsv)
 # TARGET: matrix_market mesh_off mesh_obj mesh_ply mesh_tetgen entry_type.  FUZZ_CXX overrides clang++.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ targets=(matrix_market mesh_off mesh_obj mesh_ply mesh_tetgen entry_type)
 max_len=8192
 
 usage() {
-  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -58,7 +59,16 @@ replay() {
   return $failed
 }
 
+summary() {
+  local ledger=build-fuzz/logs/ledger.tsv
+  [ -f "$ledger" ] || { echo "fuzz: no runs recorded yet ($ledger)" >&2; exit 1; }
+  awk -F'\t' '{ runs[$1]++; secs[$1] += $3; execs[$1] += $5; if ($4 != 0) finds[$1]++; if ($6 != "") { cov[$1] = $6; ft[$1] = $7 } }
+    END { printf "%-14s %5s %8s %12s %-10s %-10s %s\n", "target", "runs", "seconds", "executions", "last cov", "last ft", "stopped by a finding";
+          for (t in runs) printf "%-14s %5d %8d %12d %-10s %-10s %d\n", t, runs[t], secs[t], execs[t], cov[t], ft[t], finds[t] }' "$ledger"
+}
+
 case "${1:-}" in
+  --summary) summary ;;
   --replay) replay "${2:-build-fuzz}" ;;
   --build) build "${2:-build-fuzz}" ;;
   -h|--help|"") usage ;;
