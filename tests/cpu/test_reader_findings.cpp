@@ -50,3 +50,15 @@ TEST_CASE("reader findings: OFF") {
                  }),
                  "a.off:6: face announces 9223372036854775807 vertices but lists 3"));
 }
+
+TEST_CASE("reader findings: PLY") {
+  // An element without properties and a count of 2 billion spun for minutes (a fuzzer timeout); it holds
+  // no data and is skipped.
+  const TriangleMesh m = read_triangle_mesh_string(
+      "ply\nformat ascii 1.0\nelement junk 2000000000\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n"
+      "0 1 0\n3 0 1 2\n",
+      "junk.ply");
+  CHECK(m.vertices.size() == 3);
+  CHECK(m.triangles.size() == 1);
+}
