@@ -62,3 +62,23 @@ TEST_CASE("reader findings: PLY") {
   CHECK(m.vertices.size() == 3);
   CHECK(m.triangles.size() == 1);
 }
+
+TEST_CASE("reader findings: Matrix Market duplicates that sum to Inf") {
+  // Each value is finite, the summed duplicates were not: the reader returned Inf (HostMatrix::validate
+  // failed on the result).
+  const std::string head = "%%MatrixMarket matrix coordinate real general\n% c\n3 3 4\n";
+  CHECK(contains(parse_error([&] { read_matrix_market_string(head + "1 1 1e308\n2 2 1\n1 1 1e308\n3 3 1\n", "d"); }),
+                 "d:6: entry (1, 1): the duplicates on lines 4, 6 sum to a non-finite value"));
+  CHECK(contains(parse_error([&] {
+                   read_matrix_market_string(head + "1 1 -1e308\n2 2 1\n1 1 -1e308\n3 3 1\n", "d", {"complex"});
+                 }),
+                 "d:6: entry (1, 1): the duplicates"));
+  // As 3x3 blocks: two scalars of one block, summed (no quaternion-style check catches plain blocks).
+  const std::string blocks = "%%MatrixMarket matrix coordinate real general\n3 3 2\n2 3 1e308\n2 3 1e308\n";
+  CHECK(contains(parse_error([&] { read_matrix_market_string(blocks, "b", {"block3"}); }),
+                 "b:4: block (1, 1): the duplicates on lines 3, 4 sum to a non-finite value"));
+  // Large values that are not summed stay accepted (a symmetric file's mirror is a copy, not a sum).
+  CHECK(read_matrix_market_string("%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1e308\n2 2 1e308\n",
+                                  "s")
+            .values.size() == 3);
+}
