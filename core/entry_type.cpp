@@ -31,8 +31,13 @@ std::vector<std::string> string_list(const nlohmann::json& j, const char* key, c
     fail(source, std::string("'") + key + "' must be a non-empty array of names");
   std::vector<std::string> names;
   for (const auto& v : j[key]) {
-    if (!v.is_string() || !is_identifier(v.get<std::string>()))
-      fail(source, std::string("'") + key + "' holds " + v.dump() + ", which is not a C++ identifier");
+    // Not v.dump(): it recurses, and a deeply nested value would overflow the stack.
+    if (!v.is_string())
+      fail(source, std::string("'") + key + "' holds " + (v.is_array() ? "an " : "a ") + v.type_name() +
+                       ", not a name");
+    if (!is_identifier(v.get<std::string>()))
+      fail(source, std::string("'") + key + "' holds \"" + v.get<std::string>().substr(0, 40) +
+                       "\", which is not a C++ identifier");
     names.push_back(v.get<std::string>());
   }
   std::vector<std::string> sorted = names;

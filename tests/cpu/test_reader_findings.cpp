@@ -39,6 +39,11 @@ TEST_CASE("reader findings: entry-type JSON") {
   // strtod reads "inf" and "nan": every product would be Inf or NaN.
   CHECK(contains(err(kEntryHead + R"("multiply":[["inf*a"]],"mac":"m"})"), "is not a finite number"));
   CHECK(contains(err(kEntryHead + R"("multiply":[["nan*a"]],"mac":"m"})"), "is not a finite number"));
+  // The message printed the offending value with json::dump(), which recurses: a component nested a
+  // million arrays deep overflowed the stack.
+  const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  CHECK(contains(err(R"({"name":"x","components":[)" + deep + "]}"), "t.json: entry type: 'components' holds an array"));
+  CHECK(contains(err(R"({"name":"x","components":["1a"]})"), "'components' holds \"1a\", which is not a C++ identifier"));
   CHECK(load_entry_type_string(kEntryHead + R"("multiply":[["-2.5e3*a"]],"mac":"m"})", "t.json").terms[0].coeff ==
         -2500.0);
 }
