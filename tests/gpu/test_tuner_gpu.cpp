@@ -143,12 +143,14 @@ TEST_CASE("gpu tuner: a budget stops cleanly and a second run resumes") {
   std::filesystem::remove_all(dir);
   const HostMatrix a = test_matrix("block3", "tuner_test_block3");
   TuneOptions o = small_search();
-  // Stage 1's kernels are compiled and loaded before the clock starts, so the budget is spent measuring:
-  // enough for part of the search, never all of it (stage 2 alone is hundreds of variants).
+  // Stage 1's kernels are compiled and loaded before the clock starts, so the budget is spent measuring,
+  // and every timed variant takes at least 3 samples of 5 ms: 1.5 s then holds the first measurements but
+  // never the whole search (32 stage-1 variants and hundreds in stage 2), however fast the GPU.
   for (const auto& error : ctx.prepare(stage_one_variants("block3", Precision::f64, "joint", o.threads_per_row,
                                                           ScheduleLimits::from(ctx.device()))))
     CHECK(error.empty());
-  o.budget_seconds = 1.0;
+  o.search_timing = TimingOptions{1, 3, 5.0, 100000};
+  o.budget_seconds = 1.5;
   std::set<std::string> measured_first;
   {
     TuningDatabase db(ctx.device(), dir);
