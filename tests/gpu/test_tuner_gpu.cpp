@@ -65,10 +65,11 @@ std::map<std::string, double> retime(Context& ctx, const HostMatrix& a, const st
   }
   std::map<std::string, double> best;
   for (int round = 0; round < rounds; ++round)
-    for (const auto& [name, launch] : launches) {
-      const TimingResult t = time_on_stream(ctx.stream(), [&] { launch->launch(); }, TimingOptions{3, 9, 3.0, 100000});
-      auto it = best.find(name);
-      if (it == best.end() || t.median_us < it->second) best[name] = t.median_us;
+    for (const auto& entry : launches) {
+      const SpmvLaunch& launch = *entry.second;
+      const TimingResult t = time_on_stream(ctx.stream(), [&] { launch.launch(); }, TimingOptions{3, 9, 3.0, 100000});
+      auto it = best.find(entry.first);
+      if (it == best.end() || t.median_us < it->second) best[entry.first] = t.median_us;
     }
   return best;
 }
