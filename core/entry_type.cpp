@@ -32,8 +32,13 @@ std::vector<std::string> string_list(const nlohmann::json& j, const char* key, c
     fail(source, std::string("'") + key + "' must be a non-empty array of names");
   std::vector<std::string> names;
   for (const auto& v : j[key]) {
-    if (!v.is_string() || !is_identifier(v.get<std::string>()))
-      fail(source, std::string("'") + key + "' holds " + v.dump() + ", which is not a C++ identifier");
+    // Not v.dump(): it recurses, and a deeply nested value would overflow the stack.
+    if (!v.is_string())
+      fail(source, std::string("'") + key + "' holds " + (v.is_array() ? "an " : "a ") + v.type_name() +
+                       ", not a name");
+    if (!is_identifier(v.get<std::string>()))
+      fail(source, std::string("'") + key + "' holds \"" + v.get<std::string>().substr(0, 40) +
+                       "\", which is not a C++ identifier");
     names.push_back(v.get<std::string>());
   }
   std::vector<std::string> sorted = names;
@@ -71,6 +76,8 @@ void parse_cell(const std::string& cell, int out, int x, const std::vector<std::
       std::string number = term.substr(0, star);
       double c = std::strtod(number.c_str(), &stop);
       if (number.empty() || *stop != '\0') fail(source, "cannot read the coefficient in '" + cell + "'");
+      // strtod takes "inf" and "nan": such a coefficient would turn every product into Inf or NaN
+      if (!std::isfinite(c)) fail(source, "the coefficient in '" + cell + "' is not a finite number");
       coeff *= c;
       name = term.substr(star + 1);
     }
@@ -141,6 +148,8 @@ EntryType parse_entry_type(const nlohmann::json& j, const std::string& source) {
   if (!j.contains("name") || !j["name"].is_string() || !is_identifier(j["name"].get<std::string>()))
     fail(source, "'name' must be a C++ identifier such as \"block2\"");
   e.name = j["name"].get<std::string>();
+  if (j.contains("description") && !j["description"].is_string())
+    fail(source, "'description' must be a string");
   e.description = j.value("description", "");
   e.components = string_list(j, "components", source);
   e.vector_components = string_list(j, "vector_components", source);
@@ -192,15 +201,22 @@ EntryType parse_entry_type(const nlohmann::json& j, const std::string& source) {
 }
 
 EntryType load_entry_type_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ParseError(path + ": cannot open the entry-type file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_entry_type_string(text.str(), path);
+}
+
+EntryType load_entry_type_string(const std::string& text, const std::string& source) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ParseError(path + ": not valid JSON: " + e.what());
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number beyond double ("1e999")
+    throw ParseError(source + ": not valid JSON: " + e.what());
   }
-  return parse_entry_type(j, path);
+  return parse_entry_type(j, source);
 }
 
 EntryRegistry::EntryRegistry() {

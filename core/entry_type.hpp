@@ -59,6 +59,8 @@ struct EntryType {
 // Parse a definition; `source` names the file in error messages. Throws ParseError.
 EntryType parse_entry_type(const nlohmann::json& j, const std::string& source);
 EntryType load_entry_type_file(const std::string& path);
+// A definition from JSON text; malformed JSON is a ParseError naming `source` too.
+EntryType load_entry_type_string(const std::string& text, const std::string& source);
 
 // Built-in types (embedded configs) plus any *.json in $JITSPARSE_ENTRY_PATH (a ':'-separated list of
 // folders) and in extra_dirs. A user file with a built-in's name replaces it.

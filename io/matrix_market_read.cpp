@@ -213,6 +213,43 @@ HostMatrix build_checked(const Header& h, const std::string& file, F&& build) {
   }
 }
 
+// Every value was checked to be finite, but duplicates are summed afterwards and a sum can overflow
+// (1e308 + 1e308). The first such entry is reported with the lines it was summed from (the body is read
+// again: this runs only on the error path).
+void check_finite_sums(const HostMatrix& m, const std::string& text, const Header& h, int scale,
+                       const std::string& file) {
+  const int c = m.components();
+  size_t bad = m.values.size();
+  for (size_t i = 0; i < m.values.size(); ++i)
+    if (!std::isfinite(m.values[i])) {
+      bad = i;
+      break;
+    }
+  if (bad == m.values.size()) return;
+  const int64_t k = static_cast<int64_t>(bad) / c;
+  const int64_t row = std::upper_bound(m.row_ptr.begin(), m.row_ptr.end(), k) - m.row_ptr.begin() - 1;
+  const int64_t col = m.col_idx[k];
+  LineReader in(text);
+  std::string_view line;
+  while (in.line() < h.size_line && in.next(line)) {
+  }
+  std::string lines;
+  int64_t last = h.size_line, count = 0;
+  auto sink = [&](int64_t r, int64_t cl, const double*, int64_t ln) {
+    if (r / scale != row || cl / scale != col || ln == last) return;
+    if (++count <= 8) lines += (lines.empty() ? "" : ", ") + std::to_string(ln);
+    last = ln;
+  };
+  read_body(in, h, file, sink);
+  const std::string what = std::string(scale > 1 ? "block" : "entry") + " (" + std::to_string(row + 1) + ", " +
+                           std::to_string(col + 1) + ")";
+  if (count > 1)
+    fail(file, last,
+         what + ": the duplicates on lines " + lines + (count > 8 ? ", ..." : "") + " sum to a non-finite value");
+  // One line, yet not finite: a user entry type whose expansion divides (a coefficient below 1).
+  fail(file, last, what + ": its value is not finite as a '" + m.entry.name + "' entry");
+}
+
 HostMatrix parse(const std::string& text, const std::string& file, const std::string& name,
                  const ReadOptions& options) {
   const EntryType& entry = EntryRegistry::instance().get(options.entry);
@@ -248,6 +285,7 @@ HostMatrix parse(const std::string& text, const std::string& file, const std::st
     read_body(in, h, file, sink);
     m = build_checked(h, file, [&] { return triplets.build(); });
   }
+  check_finite_sums(m, text, h, scale, file);
   m.name = name;
   return m;
 }

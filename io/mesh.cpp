@@ -11,8 +11,11 @@ namespace jitsparse {
 
 // Picks the format by extension (or, failing that, by the first bytes) and hands off to its reader.
 TriangleMesh read_triangle_mesh(const std::string& path) {
+  return read_triangle_mesh_string(detail::mesh_io::read_file(path), path);
+}
+
+TriangleMesh read_triangle_mesh_string(const std::string& text, const std::string& path) {
   using namespace detail::mesh_io;
-  const std::string text = read_file(path);
   std::string ext = extension_of(path);
   if (ext != "off" && ext != "obj" && ext != "ply") {
     // Unknown extension: recognise the format by its first bytes.

@@ -55,7 +55,7 @@ TriangleMesh read_off(const std::string& file, const std::string& text) {
            "unexpected end of file after " + std::to_string(i) + " of " + std::to_string(nf) + " faces");
     int64_t n = int_token(file, r.line(), t[0], "vertex count of a face");
     if (n < 3) fail(file, r.line(), "a face needs at least 3 vertices, this one has " + std::to_string(n));
-    if (static_cast<int64_t>(t.size()) < n + 1)
+    if (n > static_cast<int64_t>(t.size()) - 1)  // not n + 1 > size: n may be INT64_MAX
       fail(file, r.line(),
            "face announces " + std::to_string(n) + " vertices but lists " + std::to_string(t.size() - 1));
     poly.clear();

@@ -303,6 +303,8 @@ TriangleMesh read_ply(const std::string& file, const std::string& text) {
   faces.reserve(capped(elements[face_el].count, text.size()));
   for (size_t e = 0; e < elements.size(); ++e) {
     const auto& el = elements[e];
+    // An element without properties holds no data: a count of 2 billion must not spin for minutes.
+    if (el.props.empty()) continue;
     for (int64_t i = 0; i < el.count; ++i) {
       const std::string ctx =
           "element '" + el.name + "' " + std::to_string(i) + " of " + std::to_string(el.count);

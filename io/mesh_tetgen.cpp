@@ -1,6 +1,7 @@
 // TetGen reader: the .node and .ele files of one stem.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,17 +18,17 @@ std::string tetgen_stem(const std::string& path) {
   return path;
 }
 
-}  // namespace
-
-TetMesh read_tetgen(const std::string& stem_or_path) {
+// The .ele text is fetched only once the .node file has been checked, so a bad .node file is reported
+// first even when the .ele file is missing.
+TetMesh read_tetgen_texts(const std::string& node_text, const std::function<std::string()>& ele_source,
+                          const std::string& stem) {
   using namespace detail::mesh_io;
-  const std::string stem = tetgen_stem(stem_or_path);
   const std::string node_file = stem + ".node", ele_file = stem + ".ele";
   TetMesh m;
   std::vector<std::string_view> t;
   int64_t base = 0;
   {
-    const std::string text = read_file(node_file);
+    const std::string& text = node_text;
     LineReader r(text, true);
     if (!r.next(t))
       fail(node_file, r.line(), "empty file: expected '<points> 3 <attributes> <boundary markers>'");
@@ -69,7 +70,7 @@ TetMesh read_tetgen(const std::string& stem_or_path) {
     }
   }
   {
-    const std::string text = read_file(ele_file);
+    const std::string text = ele_source();
     LineReader r(text, true);
     if (!r.next(t))
       fail(ele_file, r.line(), "empty file: expected '<tetrahedra> <nodes per tetrahedron> <attributes>'");
@@ -122,6 +123,18 @@ TetMesh read_tetgen(const std::string& stem_or_path) {
     }
   }
   return m;
+}
+
+}  // namespace
+
+TetMesh read_tetgen(const std::string& stem_or_path) {
+  const std::string stem = tetgen_stem(stem_or_path);
+  return read_tetgen_texts(detail::mesh_io::read_file(stem + ".node"),
+                           [&] { return detail::mesh_io::read_file(stem + ".ele"); }, stem);
+}
+
+TetMesh read_tetgen_strings(const std::string& node_text, const std::string& ele_text, const std::string& stem) {
+  return read_tetgen_texts(node_text, [&] { return ele_text; }, stem);
 }
 
 }  // namespace jitsparse

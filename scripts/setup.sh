@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
 
-packages=(cmake g++ make nlohmann-json3-dev libboost-program-options-dev doctest-dev)
+# clang and its runtime libraries (libFuzzer, sanitizers): the fuzz_replay test builds the readers' fuzz targets
+packages=(cmake g++ make nlohmann-json3-dev libboost-program-options-dev doctest-dev clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

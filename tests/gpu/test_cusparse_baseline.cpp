@@ -180,6 +180,23 @@ TEST_CASE("stream bandwidth: copy and NVRTC read kernel run") {
   CHECK(r.copy_gbps > 10);
   CHECK(r.read_gbps > 10);
   CHECK(r.bytes == o.bytes);
+  // Upper bounds a wrong byte count or a timing error would break: the DRAM's theoretical peak
+  // (2 transfers per memory clock times the bus width) with 1.5x headroom, else 10 TB/s.
+  int clock_khz = 0, bus_bits = 0;
+  double peak_gbps = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, o.device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, o.device) == cudaSuccess &&
+      clock_khz > 0 && bus_bits > 0)
+    peak_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  cudaGetLastError();
+  const double ceiling = std::min(peak_gbps > 0 ? 1.5 * peak_gbps : 10000.0, 10000.0);
+  INFO("copy " << r.copy_gbps << " GB/s, read " << r.read_gbps << " GB/s, theoretical peak " << peak_gbps
+               << " GB/s (memory clock " << clock_khz << " kHz, bus " << bus_bits << " bits)");
+  CHECK(r.copy_gbps < ceiling);
+  CHECK(r.read_gbps < ceiling);
+  // Both stream the same DRAM: the read kernel is within a factor of 2 of the copy (H100: 3074 vs 3011).
+  CHECK(r.read_gbps > 0.5 * r.copy_gbps);
+  CHECK(r.read_gbps < 2.0 * r.copy_gbps);
 }
 
 // A report, not a check: run with `jitsparse_gpu_tests -tc="cuSPARSE report*" --no-skip` to print the

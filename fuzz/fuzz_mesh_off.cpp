@@ -1,0 +1,10 @@
+// libFuzzer target: the OFF mesh reader (io/mesh.hpp), one input = one .off file.
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz/mesh_checks.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  jitsparse::fuzz::fuzz_triangle_mesh(data, size, "fuzz.off");
+  return 0;
+}

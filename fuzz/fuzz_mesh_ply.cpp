@@ -1,0 +1,10 @@
+// libFuzzer target: the PLY mesh reader (io/mesh.hpp), one input = one .ply file.
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz/mesh_checks.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  jitsparse::fuzz::fuzz_triangle_mesh(data, size, "fuzz.ply");
+  return 0;
+}
