@@ -146,8 +146,8 @@ TEST_CASE("gpu tuner: a budget stops cleanly and a second run resumes") {
   TuneOptions o = small_search();
   // Stage 1's kernels are compiled and loaded before the clock starts, so the budget is spent measuring,
   // and every timed variant takes at least 3 samples of 5 ms: 1.5 s then holds the first measurements but
-  // never the whole search (32 stage-1 variants and hundreds in stage 2), however fast the GPU.
-  for (const auto& error : ctx.prepare(stage_one_variants("block3", Precision::f64, "joint", o.threads_per_row,
+  // never the whole search (40 stage-1 variants with hola and hundreds in stage 2), however fast the GPU.
+  for (const auto& error : ctx.prepare(stage_one_variants(EntryRegistry::instance().get("block3"), Precision::f64, o,
                                                           ScheduleLimits::from(ctx.device()))))
     CHECK(error.empty());
   o.search_timing = TimingOptions{1, 3, 5.0, 100000};
