@@ -58,6 +58,11 @@ std::string variant_identifier(const Variant& v) {
 std::vector<std::string> export_variants(const std::vector<Variant>& variants, const std::string& out_dir,
                                          const ExportOptions& options) {
   if (variants.empty()) throw InvalidArgument("nothing to export: no variants given");
+  for (const auto& v : variants)
+    if (v.has_prologue())  // its launch needs the first kernel and a hola grid: not written yet
+      throw InvalidArgument("variant " + v.name() + " runs two kernels (hola, or op t/h by atomics); export "
+                            "supports one-kernel variants only so far (op n row layouts, and the copy kind of "
+                            "op t/h, which runs on a transposed copy of the matrix)");
   const fs::path root(out_dir);
   for (const auto& f : embedded_templates_list()) write(root / "include" / f.path, f.content);
 
