@@ -221,6 +221,10 @@ TriangleMesh read_ply(const std::string& file, const std::string& text) {
       std::string name, count;
       s >> name >> count;
       if (name.empty() || count.empty()) fail(file, line, "expected 'element <name> <count>'");
+      // A second 'vertex' or 'face' element would leave the mesh's properties pointing into the wrong one.
+      if ((name == "vertex" || name == "face") &&
+          std::any_of(elements.begin(), elements.end(), [&](const PlyElement& e) { return e.name == name; }))
+        fail(file, line, "a second '" + name + "' element (a mesh has one)");
       PlyElement e;
       e.name = name;
       e.count = count_token(file, line, count, "element count");

@@ -66,6 +66,18 @@ TEST_CASE("reader findings: PLY") {
       "junk.ply");
   CHECK(m.vertices.size() == 3);
   CHECK(m.triangles.size() == 1);
+  // Two 'face' elements: the reader read the last one with the index property of the first, and with no
+  // properties in the last accepted a mesh without triangles (fuzz_mesh_ply).
+  const std::string two_faces =
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+      "element face 1\nproperty list uchar int vertex_indices\nelement face 1\nend_header\n0 0 0\n1 0 0\n"
+      "0 1 0\n3 0 1 2\n";
+  CHECK(contains(parse_error([&] { read_triangle_mesh_string(two_faces, "f.ply"); }),
+                 "f.ply:9: a second 'face' element (a mesh has one)"));
+  std::string two_vertices = two_faces;
+  two_vertices.replace(two_vertices.find("element face 1\nend"), 14, "element vertex 1");
+  CHECK(contains(parse_error([&] { read_triangle_mesh_string(two_vertices, "v.ply"); }),
+                 "v.ply:9: a second 'vertex' element"));
 }
 
 TEST_CASE("reader findings: Matrix Market duplicates that sum to Inf") {
