@@ -12,18 +12,25 @@
 
 namespace jitsparse {
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
-struct SpmvKernel {
+// How both row kernels split a block: groups of TPR threads, one stored row per group and chunk.
+template <int NT, int TPR>
+struct RowGroups {
   static_assert(NT % 32 == 0, "threads per block must be a multiple of the warp size");
   static_assert(TPR >= 1 && TPR <= 32 && (32 % TPR) == 0, "threads per row must divide 32");
   static constexpr int kRowsPerChunk = NT / TPR;
+  __device__ __forceinline__ static int group() { return threadIdx.x / TPR; }
+  __device__ __forceinline__ static int lane() { return threadIdx.x % TPR; }
+  __device__ __forceinline__ static int chunks(int rows) { return (rows + kRowsPerChunk - 1) / kRowsPerChunk; }
+};
+
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
+struct SpmvKernel : RowGroups<NT, TPR> {
+  using G = RowGroups<NT, TPR>;
 
   __device__ __forceinline__ void operator()(const SpmvParams<T>& p) const {
-    const int group = threadIdx.x / TPR;
-    const int lane = threadIdx.x % TPR;
-    const int num_chunks = (p.rows + kRowsPerChunk - 1) / kRowsPerChunk;
-    Sched::run(p.counters, num_chunks, [&](int chunk) {
-      const int row = chunk * kRowsPerChunk + group;
+    const int group = G::group(), lane = G::lane();
+    Sched::run(p.counters, G::chunks(p.rows), [&](int chunk) {
+      const int row = chunk * G::kRowsPerChunk + group;
       typename E::Vector acc;
       E::zero(acc);
       if (row < p.rows) {
@@ -55,17 +62,13 @@ struct SpmvKernel {
 };
 
 template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
-struct SpmvScatterKernel {
-  static_assert(NT % 32 == 0, "threads per block must be a multiple of the warp size");
-  static_assert(TPR >= 1 && TPR <= 32 && (32 % TPR) == 0, "threads per row must divide 32");
-  static constexpr int kRowsPerChunk = NT / TPR;
+struct SpmvScatterKernel : RowGroups<NT, TPR> {
+  using G = RowGroups<NT, TPR>;
 
   __device__ __forceinline__ void operator()(const SpmvParams<T>& p) const {
-    const int group = threadIdx.x / TPR;
-    const int lane = threadIdx.x % TPR;
-    const int num_chunks = (p.rows + kRowsPerChunk - 1) / kRowsPerChunk;
-    Sched::run(p.counters, num_chunks, [&](int chunk) {
-      const int row = chunk * kRowsPerChunk + group;
+    const int group = G::group(), lane = G::lane();
+    Sched::run(p.counters, G::chunks(p.rows), [&](int chunk) {
+      const int row = chunk * G::kRowsPerChunk + group;
       if (row >= p.rows) return;
       int begin, len, stride;
       Outer::row(p, row, begin, len, stride);
