@@ -22,7 +22,7 @@
 #include "runtime/spmv.hpp"
 #include "tuner/gpu_check.hpp"
 #include "tuner/report.hpp"
-#include "tuner/select.hpp"
+#include "selection/select.hpp"
 #include "tuner/tuner.hpp"
 
 
@@ -165,7 +165,7 @@ int run_bench(const std::vector<std::string>& args) {
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
-      Selection sel = select_variant(db, a, p, ScheduleLimits::from(ctx.device()), op, deterministic);
+      Selection sel = select_variant(db, a, p, schedule_limits(ctx.device()), op, deterministic);
       if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel);
       group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps));
       BaselineOptions bo;

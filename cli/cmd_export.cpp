@@ -12,7 +12,7 @@
 #include "core/file_util.hpp"
 #include "generator/export.hpp"
 #include "runtime/device_info.hpp"
-#include "tuner/database.hpp"
+#include "selection/database.hpp"
 
 namespace fs = std::filesystem;
 

@@ -4,15 +4,6 @@
 
 namespace jitsparse {
 
-ScheduleLimits ScheduleLimits::from(const DeviceInfo& d) {
-  ScheduleLimits l;
-  l.warp_size = d.warp_size;
-  l.max_threads_per_block = d.max_threads_per_block;
-  l.max_threads_per_sm = d.max_threads_per_sm;
-  l.max_blocks_per_sm = d.max_blocks_per_sm;
-  return l;
-}
-
 std::vector<int> thread_counts(const ScheduleLimits& l) {
   std::vector<int> t;
   for (int base : {l.warp_size, 3 * l.warp_size})

@@ -3,17 +3,16 @@
 #include <vector>
 
 #include "generator/variant.hpp"
-#include "runtime/device_info.hpp"
 
 namespace jitsparse {
 
-// Limits the schedule space is built from (a DeviceInfo, or the H100's numbers without a GPU).
+// Limits the schedule space is built from: a plain value, so the generator needs no GPU. The runtime
+// fills it from the device (schedule_limits in runtime/device_info.hpp); the defaults are the H100's.
 struct ScheduleLimits {
   int warp_size = 32;
   int max_threads_per_block = 1024;
   int max_threads_per_sm = 2048;
   int max_blocks_per_sm = 32;
-  static ScheduleLimits from(const DeviceInfo& d);
 };
 
 // n_t from {w*2^i, 3w*2^i}, n_b from {2^i, 3*2^i}, inside the limits; tpr from {1,2,...,32}.

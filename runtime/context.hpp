@@ -37,15 +37,6 @@ class Context {
   // Compile the not-yet-loaded variants in parallel, then load them. Returns, per variant, "" or the error.
   std::vector<std::string> prepare(const std::vector<Variant>& variants,
                                    const std::function<void(size_t, size_t)>& progress = {});
-  // Pick the variant for a matrix from this GPU's tuning database (exact matrix, nearest by features,
-  // the domain's best, else a safe default; Selection::level says which) and load its kernel.
-  struct Choice {
-    Variant variant;
-    std::string level, detail;
-  };
-  // op: A x, A^T x or A^H x; deterministic: only variants whose result bits never change.
-  Choice load(const HostMatrix& a, Precision precision, Op op = Op::n, bool deterministic = false);
-
   // A helper kernel from any source over the device headers (e.g. the tuner's GPU-side check), by name.
   cudaKernel_t kernel(const GeneratedSource& source);
   bool has_kernel(const Variant& v) const;

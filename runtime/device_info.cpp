@@ -9,6 +9,15 @@ namespace jitsparse {
 
 std::string DeviceInfo::key() const { return name + "/" + arch() + "/" + std::to_string(sm_count) + "sm"; }
 
+ScheduleLimits schedule_limits(const DeviceInfo& d) {
+  ScheduleLimits l;
+  l.warp_size = d.warp_size;
+  l.max_threads_per_block = d.max_threads_per_block;
+  l.max_threads_per_sm = d.max_threads_per_sm;
+  l.max_blocks_per_sm = d.max_blocks_per_sm;
+  return l;
+}
+
 int device_count(std::string* why) {
   int n = 0;
   cudaError_t err = cudaGetDeviceCount(&n);

@@ -1,6 +1,8 @@
 #pragma once
 #include <string>
 
+#include "generator/search_space.hpp"
+
 namespace jitsparse {
 
 // What the tuner and the launcher need to know of a GPU.
@@ -22,6 +24,9 @@ struct DeviceInfo {
   // "NVIDIA H100 80GB HBM3/sm_90/132sm": the key of this GPU's tuning records.
   std::string key() const;
 };
+
+// The limits the generator builds schedules within, from this GPU.
+ScheduleLimits schedule_limits(const DeviceInfo& d);
 
 // Number of usable GPUs; 0 when there is no GPU or no driver (why says which).
 int device_count(std::string* why = nullptr);

@@ -389,7 +389,7 @@ void Tuner::choose_winners(Job& job) {
     return names;
   };
   // The winner is the fastest of all, the deterministic winner the fastest of those that always give the
-  // same bits (what --deterministic asks for; Context::load can ask for it too).
+  // same bits (what --deterministic asks for; load_tuned can ask for it too).
   const auto overall = fastest(false, false), baseline = fastest(true, false), steady = fastest(false, true);
   std::set<std::string> retimed;
   for (const auto& name : overall) retimed.insert(name);
@@ -440,7 +440,7 @@ void Tuner::print_result(const Job& job, bool stopped) const {
 
 bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const EntryType& entry = a.entry;
-  const ScheduleLimits limits = ScheduleLimits::from(ctx_.device());
+  const ScheduleLimits limits = schedule_limits(ctx_.device());
   const std::string hash = matrix_hash(a);
   const MatrixFeatures features = compute_features(a);
   const Op op = options_.op;

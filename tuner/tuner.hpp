@@ -11,7 +11,7 @@
 #include "runtime/context.hpp"
 #include "generator/search_space.hpp"
 #include "runtime/gpu_timer.hpp"
-#include "tuner/database.hpp"
+#include "selection/database.hpp"
 
 namespace jitsparse {
 

@@ -9,8 +9,8 @@
 #include "core/entry_type.hpp"
 #include "core/features.hpp"
 #include "core/random_matrix.hpp"
-#include "tuner/database.hpp"
-#include "tuner/select.hpp"
+#include "selection/database.hpp"
+#include "selection/select.hpp"
 #include "tuner/tuner.hpp"
 
 using namespace jitsparse;

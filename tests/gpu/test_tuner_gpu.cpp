@@ -1,5 +1,5 @@
 // The tuner on the GPU: a search that verifies and records everything, reuse of the database, the
-// budget stop and resume, and run-time selection through Context::load.
+// budget stop and resume, and run-time selection through load_tuned.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -14,7 +14,8 @@
 #include "runtime/gpu_timer.hpp"
 #include "gpu_test_util.hpp"
 #include "runtime/spmv.hpp"
-#include "tuner/database.hpp"
+#include "selection/database.hpp"
+#include "selection/load.hpp"
 #include "tuner/tuner.hpp"
 
 using namespace jitsparse;
@@ -126,13 +127,13 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
   {
     // Selection from the database the context reads.
     Context other(0, dir);
-    const auto choice = other.load(a, Precision::f64);
+    const auto choice = load_tuned(other, a, Precision::f64);
     CHECK(choice.level == "exact");
     TuningDatabase db(ctx.device(), dir);
     CHECK(choice.variant.name() == db.find(matrix_hash(a), "f64")->winner);
-    const auto fresh = other.load(test_matrix("quaternion", "unseen", 2), Precision::f64);
+    const auto fresh = load_tuned(other, test_matrix("quaternion", "unseen", 2), Precision::f64);
     CHECK(fresh.level == "nearest");
-    const auto none = other.load(test_matrix("complex", "complex_unseen"), Precision::f64);
+    const auto none = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f64);
     CHECK(none.level == "default");
   }
   std::filesystem::remove_all(dir);
@@ -148,7 +149,7 @@ TEST_CASE("gpu tuner: a budget stops cleanly and a second run resumes") {
   // and every timed variant takes at least 3 samples of 5 ms: 1.5 s then holds the first measurements but
   // never the whole search (40 stage-1 variants with hola and hundreds in stage 2), however fast the GPU.
   for (const auto& error : ctx.prepare(stage_one_variants(EntryRegistry::instance().get("block3"), Precision::f64, o,
-                                                          ScheduleLimits::from(ctx.device()))))
+                                                          schedule_limits(ctx.device()))))
     CHECK(error.empty());
   o.search_timing = TimingOptions{1, 3, 5.0, 100000};
   o.budget_seconds = 1.5;

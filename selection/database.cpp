@@ -1,4 +1,4 @@
-#include "tuner/database.hpp"
+#include "selection/database.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,11 +1,10 @@
-#include "tuner/select.hpp"
+#include "selection/select.hpp"
 
 #include <algorithm>
 #include <limits>
 
 #include "core/error.hpp"
 #include "core/features.hpp"
-#include "runtime/context.hpp"
 
 namespace jitsparse {
 

@@ -4,7 +4,7 @@
 #include "core/host_matrix.hpp"
 #include "generator/search_space.hpp"
 #include "generator/variant.hpp"
-#include "tuner/database.hpp"
+#include "selection/database.hpp"
 
 namespace jitsparse {
 

@@ -1,0 +1,17 @@
+#pragma once
+#include "core/host_matrix.hpp"
+#include "core/op.hpp"
+#include "core/precision.hpp"
+#include "runtime/context.hpp"
+#include "selection/select.hpp"
+
+namespace jitsparse {
+
+// Run-time selection: pick the variant for a matrix from this GPU's tuning database (the exact matrix,
+// else the nearest tuned one by features, else the domain's winner, else a safe default; Selection::level
+// says which) and load its kernel into the context, so the first product does not compile.
+// op: A x, A^T x or A^H x; deterministic: only variants whose result bits never change.
+Selection load_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op = Op::n,
+                     bool deterministic = false);
+
+}  // namespace jitsparse
