@@ -87,8 +87,11 @@ int run_tune(const std::vector<std::string>& args) {
   const auto doc = tuner.report();
   write_file_atomically(out + "/tune.json", doc.dump(1));
   write_tune_report_html(doc, out + "/tune.html");
+  const auto& secs = doc["seconds"];
   std::cout << "\n" << (finished ? "tuned" : "partly tuned") << " in " << doc["wall_seconds"].get<double>()
-            << " s; report " << out << "/tune.html (data in tune.json); database " << db.path() << "\n";
+            << " s (packing " << secs["packing"].get<double>() << " s, waiting for NVRTC "
+            << secs["compiling"].get<double>() << " s, checking and timing " << secs["measuring"].get<double>()
+            << " s); report " << out << "/tune.html (data in tune.json); database " << db.path() << "\n";
   std::printf("%-28s %-5s %-46s %10s %9s %9s\n", "matrix", "prec", "winner", "median us", "GB/s", "vs sched");
   for (const auto& m : doc["matrices"]) {
     if (m["winner"].is_null()) {

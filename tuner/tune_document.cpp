@@ -101,6 +101,8 @@ nlohmann::json Tuner::report() const {
       {"tool", "jitsparse " JITSPARSE_VERSION},
       {"started", started_iso_},
       {"wall_seconds", elapsed()},
+      // Where the wall time went; the rest is reading matrices, the CPU reference and saving.
+      {"seconds", {{"packing", pack_seconds_}, {"compiling", compile_seconds_}, {"measuring", measure_seconds_}}},
       {"mode", options_.mode},
       {"op", to_string(options_.op)},
       {"deterministic_only", options_.deterministic},

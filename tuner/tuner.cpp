@@ -142,6 +142,32 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
   return out;
 }
 
+std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured,
+                                      int per_layout) {
+  // The copy kind's measurements, fastest first, by layout.
+  std::map<std::string, std::vector<std::pair<double, Variant>>> copy_by_layout;
+  for (const auto& m : measured.measurements) {
+    if (!m.ok()) continue;
+    const Variant v = Variant::parse(m.variant);
+    if (v.op != Op::n && v.transpose == TransposeKind::copy) copy_by_layout[v.layout.name()].emplace_back(m.median_us, v);
+  }
+  std::set<std::string> wanted;  // the atomic twins of the best copy variants
+  for (auto& [layout, ranked] : copy_by_layout) {
+    std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+    const int keep = ranked.front().second.layout.outer == OuterLayout::hola ? 1 : per_layout;
+    for (int i = 0; i < keep && i < static_cast<int>(ranked.size()); ++i) {
+      Variant twin = ranked[i].second;
+      twin.transpose = TransposeKind::atomic;
+      wanted.insert(twin.name());
+    }
+  }
+  std::vector<Variant> out;
+  for (const auto& v : atomic)
+    // A layout the copy kind could not rank (its transposed copy was skipped or failed) keeps every variant.
+    if (wanted.count(v.name()) || !copy_by_layout.count(v.layout.name())) out.push_back(v);
+  return out;
+}
+
 // Everything one (matrix, precision) search holds: the packed layouts, vectors, the checker, the record.
 struct Tuner::Job {
   const HostMatrix* a = nullptr;
@@ -268,7 +294,9 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
   std::vector<Variant> compile;
   for (const auto& v : todo)
     if (!job.layout_skip.count(matrix_key(v))) compile.push_back(v);
+  const auto c0 = std::chrono::steady_clock::now();
   const auto errors = ctx_.prepare(compile);
+  compile_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
   std::map<std::string, std::string> compile_error;
   for (size_t i = 0; i < compile.size(); ++i)
     if (!errors[i].empty()) compile_error[compile[i].name()] = errors[i];
@@ -295,10 +323,13 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
 // and of its transposed copy for the copy kind), then uploads; a layout over the memory cap or beyond
 // 32-bit positions is recorded as skipped.
 void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
-  std::vector<Variant> wanted;  // one per matrix_key
+  std::vector<Variant> wanted;  // one per matrix_key not packed (or skipped) by an earlier stage
   for (const auto& v : variants)
-    if (std::none_of(wanted.begin(), wanted.end(), [&](const Variant& w) { return matrix_key(w) == matrix_key(v); }))
+    if (!job.packed.count(matrix_key(v)) && !job.layout_skip.count(matrix_key(v)) &&
+        std::none_of(wanted.begin(), wanted.end(), [&](const Variant& w) { return matrix_key(w) == matrix_key(v); }))
       wanted.push_back(v);
+  if (wanted.empty()) return;
+  const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<HostMatrix> transposed;
   if (std::any_of(wanted.begin(), wanted.end(), [](const Variant& v) { return v.uses_transposed_copy(); }))
     transposed = std::make_unique<HostMatrix>(transpose_pattern(*job.a));
@@ -336,6 +367,7 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     }
     packs[i].reset();
   }
+  pack_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Stage 2: the schedule grid of the best (layout, tpr) pairs of stage 1, of the best csr-aos-aos pair (the
@@ -479,7 +511,18 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     }
     if (out_of_budget()) return false;
 
-    const auto stage1 = stage_one_variants(entry, p, options_, limits);
+    // Op t/h in both kinds: the copy kind first over every layout x threads-per-row, then the atomic kind
+    // only where the copy kind ranked a layout's threads-per-row best (atomic_stage_one).
+    std::vector<Variant> stage1, atomic;
+    for (const auto& v : stage_one_variants(entry, p, options_, limits))
+      (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
+    const bool staged = !atomic.empty() && std::any_of(stage1.begin(), stage1.end(), [](const Variant& v) {
+      return v.transpose == TransposeKind::copy;
+    });
+    if (!staged) {
+      stage1.insert(stage1.end(), atomic.begin(), atomic.end());
+      atomic.clear();
+    }
     pack_layouts(job, stage1);
     for (int vl = 0; vl < 2; ++vl) {
       const VectorLayout layout = vl == 0 ? VectorLayout::aos : VectorLayout::soa;
@@ -491,9 +534,16 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     job.check = std::move(check);
 
     const size_t grid = all_schedules(limits, {1}).size();
-    job.planned = stage1.size() + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
-    job.stage = "layouts x threads-per-row";
+    job.planned = stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
+    job.stage = staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
     run_variants(job, stage1);
+    if (staged) {
+      const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout);
+      pack_layouts(job, chosen);
+      job.stage = "layouts x threads-per-row (atomic kind)";
+      run_variants(job, chosen);
+      stage1.insert(stage1.end(), chosen.begin(), chosen.end());
+    }
     job.stage = "schedule grid";
     run_variants(job, stage_two_variants(job, stage1, limits));
 

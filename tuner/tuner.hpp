@@ -72,7 +72,9 @@ class Tuner {
   int planned_matrices_ = 0;
   int matrices_done_ = 0;
   size_t variants_done_ = 0;
-  double measure_seconds_ = 0;
+  double measure_seconds_ = 0;  // checking and timing variants
+  double pack_seconds_ = 0;     // packing layouts on the host and uploading them
+  double compile_seconds_ = 0;  // waiting for NVRTC (wall time; the compile stats sum the threads)
 };
 
 // Stage-1 and grid variants for one entry/precision (exposed for tests). Stage one: every layout x
@@ -80,6 +82,11 @@ class Tuner {
 // (copy only with options.deterministic), with what the entry type cannot run left out.
 std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& options,
                                         const ScheduleLimits& limits);
+// Op t/h: the atomic kind's stage one is pruned by the copy kind's measurements in `measured`: per row
+// layout the atomic twins of the per_layout threads-per-row the copy kind ran fastest, per hola layout of
+// its fastest entries-per-thread. A layout the copy kind has no measurement of keeps all its variants.
+constexpr int kAtomicPerLayout = 2;
+std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout);
 // The schedule grid of seed's layout, threads per row, op and kind: every n_t x n_b x {static, dynamic};
 // for hola every n_t x entries per thread that fits in shared memory.
 std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);

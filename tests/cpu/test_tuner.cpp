@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "core/entry_type.hpp"
 #include "core/features.hpp"
@@ -193,4 +194,43 @@ TEST_CASE("tuner: transposed products search both kinds, or only the determinist
   const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
   CHECK(steady.size() == 16 * 6);  // no hola, no atomics
   for (const auto& v : steady) CHECK(v.deterministic());
+}
+
+TEST_CASE("tuner: op t stages the atomic kind behind the copy kind's ranking") {
+  const ScheduleLimits h100;
+  TuneOptions o;
+  o.op = Op::t;
+  const EntryType& cplx = EntryRegistry::instance().get("complex");
+  std::vector<Variant> atomic;
+  for (const auto& v : stage_one_variants(cplx, Precision::f32, o, h100))
+    if (v.transpose == TransposeKind::atomic) atomic.push_back(v);
+  // The copy kind measured on ell-aos-aos (tpr 1 fastest, then 4, 2; tpr 8 failed) and on one hola layout;
+  // nothing on the other layouts (as when their transposed copy was skipped).
+  MatrixRecord r;
+  auto measured = [&](const std::string& name, double us, const std::string& status = "ok") {
+    MeasurementRecord m;
+    m.variant = name;
+    m.status = status;
+    m.median_us = us;
+    r.measurements.push_back(m);
+  };
+  measured("complex.f32/ell-aos-aos/static-256x8/t-copy", 10);
+  measured("complex.f32/ell-aos-aos/static-256x8-tpr4/t-copy", 12);
+  measured("complex.f32/ell-aos-aos/static-256x8-tpr2/t-copy", 15);
+  measured("complex.f32/ell-aos-aos/static-256x8-tpr8/t-copy", 1, "wrong: y[0]");
+  measured("complex.f32/hola-aos-aos/hola-256x8-ept8/t-copy", 20);
+  measured("complex.f32/hola-aos-aos/hola-256x8-ept2/t-copy", 30);
+  measured("complex.f32/ell-aos-aos/static-256x8/t-atomic", 5);  // the other kind ranks nothing
+  const auto chosen = atomic_stage_one(atomic, r, 2);
+  std::set<std::string> names;
+  for (const auto& v : chosen) names.insert(v.name());
+  CHECK(names.count("complex.f32/ell-aos-aos/static-256x8/t-atomic"));
+  CHECK(names.count("complex.f32/ell-aos-aos/static-256x8-tpr4/t-atomic"));
+  CHECK_FALSE(names.count("complex.f32/ell-aos-aos/static-256x8-tpr2/t-atomic"));
+  CHECK_FALSE(names.count("complex.f32/ell-aos-aos/static-256x8-tpr8/t-atomic"));
+  CHECK(names.count("complex.f32/hola-aos-aos/hola-256x8-ept8/t-atomic"));
+  CHECK_FALSE(names.count("complex.f32/hola-aos-aos/hola-256x8-ept2/t-atomic"));
+  // 15 other row layouts x 6 threads-per-row and 3 other hola layouts x 3 entries-per-thread keep all.
+  CHECK(chosen.size() == 2 + 1 + 15 * 6 + 3 * 3);
+  for (const auto& v : chosen) CHECK(v.transpose == TransposeKind::atomic);
 }
