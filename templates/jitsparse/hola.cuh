@@ -2,15 +2,15 @@
 // takes a fixed share of the entries (NT x EPT, global balance) and each thread EPT consecutive ones
 // (local balance), whatever the rows look like.
 //   hola_prepare: one thread per row. Writes the row of each block's first entry (the only per-launch
-//                 setup), and sets y = beta * y for the rows that no single thread owns: empty rows and
-//                 rows that cross a thread boundary (their sums are added in later). With ScaleCols it
+//                 setup), and sets y = beta * y for the rows that no block completes: empty rows and
+//                 rows that cross a block boundary (their sums are added in later). With ScaleCols it
 //                 scales the p.cols elements of y instead (op t/h by atomics).
 //   hola_spmv:    A x (and op t/h on a transposed copy). The block's entry products are formed with
 //                 coalesced loads into shared memory; each thread then sums its EPT products row by row.
 //                 A row inside one thread is stored directly; a row shared by threads is summed in a
 //                 shared slot (the thread where it starts, or NT for the row entering the block) by
-//                 shared atomics, then added to y once: plainly if it ends in the block, by a global
-//                 atomic if it continues into the next.
+//                 shared atomics, then written to y once: stored if it ends in the block, added by a
+//                 global atomic if it continues into the next.
 //   hola_scatter: A^T x / A^H x: rows decoded per thread into shared memory, then each entry's product is
 //                 added into y by atomics, with coalesced loads.
 #pragma once
@@ -35,7 +35,8 @@ __global__ void __launch_bounds__(256) hola_prepare(const __grid_constant__ Spmv
     if (r < p.rows) {
       const long long begin = __ldg(p.row_ptr + r), end = __ldg(p.row_ptr + r + 1);
       for (long long b = (begin + NPB - 1) / NPB; b * NPB < end; ++b) p.block_row[b] = r;
-      if (!ScaleCols && (begin == end || (begin / EPT + 1) * EPT < end)) Vec::template scale_y<E>(p, r);
+      // Rows that hola_spmv adds into rather than stores: empty ones and those crossing a block boundary.
+      if (!ScaleCols && (begin == end || begin / NPB != (end - 1) / NPB)) Vec::template scale_y<E>(p, r);
     }
     if (ScaleCols && r < p.cols) Vec::template scale_y<E>(p, r);
   }
@@ -134,13 +135,15 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
   }
   __syncthreads();
 
-  // 3. One writer per slot: the row leaving thread t (slot t), the row entering the block (slot NT).
+  // 3. One writer per slot: the row leaving thread t (slot t), the row entering the block (slot NT). A row
+  // that ends in the block is complete here and stored once (y is read only for beta); one that goes on
+  // into the next block was scaled by hola_prepare and is added by atomics.
   T sum[V];
   if (s0 < e1 && row_begin >= s0 && row_end > s1) {
 #pragma unroll
     for (int c = 0; c < V; ++c) sum[c] = sh.slot[c][t];
     if (row_end <= e1)
-      Vec::template add_y<E>(p, r, sum);
+      Vec::template store_y<E>(p, r, sum);
     else
       Vec::template add_y_atomic<E>(p, r, sum);
   }
