@@ -19,6 +19,7 @@
 #include "core/random_matrix.hpp"
 #include "core/yardstick.hpp"
 #include "runtime/context.hpp"
+#include "runtime/l2_flush.hpp"
 #include "runtime/spmv.hpp"
 #include "tuner/gpu_check.hpp"
 #include "tuner/report.hpp"
@@ -47,6 +48,13 @@ nlohmann::json row(const std::string& matrix, const HostMatrix& a, Precision p, 
   return r;
 }
 
+// Every sample and their quartiles (the spread a reader needs beside the median).
+void add_samples(nlohmann::json& r, const std::vector<double>& samples_us) {
+  r["samples_us"] = samples_us;
+  r["q1_us"] = quantile(samples_us, 0.25);
+  r["q3_us"] = quantile(samples_us, 0.75);
+}
+
 // Our variant on one matrix and precision: verified on the GPU, then timed the full way.
 nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const Selection& sel,
                          const TimingOptions& timing, double stream_gbps) {
@@ -68,7 +76,7 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
     if (!wrong.empty()) return row(a.name, a, p, method, true, "wrong: " + wrong, 0, 0, stream_gbps);
     const TimingResult t = time_on_stream(ctx.stream(), [&] { launch.launch(); }, timing);
     auto r = row(a.name, a, p, method, true, "ok", t.median_us, effective_gbps(compulsory_bytes(a, p), t.median_us), stream_gbps);
-    r["samples_us"] = t.samples_us;
+    add_samples(r, t.samples_us);
     r["device_bytes"] = da.bytes();
     r["variant"] = v.name();
     r["selection"] = sel.level;
@@ -119,7 +127,10 @@ int run_bench(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos) instead of the winner")
-      ("samples", po::value<int>()->default_value(9), "timing samples per method (median reported)")
+      ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 25 cold)")
+      ("l2", po::value<std::string>()->default_value("warm"),
+       "warm: back-to-back launches (a matrix that fits in L2 is partly served from it); cold: a buffer of "
+       "twice the L2 is read before every sample, one launch per sample, for every method and the stream probe")
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
       ("quiet,q", "no progress line while tuning");
@@ -130,8 +141,13 @@ int run_bench(const std::vector<std::string>& args) {
   const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
   const auto sources = matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
                                       vm["builtin"].as<std::string>());
+  const std::string l2_mode = vm["l2"].as<std::string>();
+  if (l2_mode != "warm" && l2_mode != "cold")
+    throw InvalidArgument("--l2 must be warm or cold, got '" + l2_mode + "'");
+  const bool cold = l2_mode == "cold";
   TimingOptions timing;
-  timing.samples = vm["samples"].as<int>();
+  timing.samples = vm.count("samples") ? vm["samples"].as<int>() : cold ? 25 : 9;
+  if (timing.samples < 1) throw InvalidArgument("--samples must be at least 1");
   const Op op = parse_op(vm["op"].as<std::string>());
   const bool deterministic = vm.count("deterministic") > 0;
 
@@ -143,12 +159,26 @@ int run_bench(const std::vector<std::string>& args) {
   const std::string out = vm["output"].as<std::string>();
   std::filesystem::create_directories(out);
 
+  std::unique_ptr<L2Flush> flush;
+  if (cold) {
+    flush = std::make_unique<L2Flush>(ctx);
+    timing.before_each = [f = flush.get()](cudaStream_t s) { (*f)(s); };
+  }
   StreamBandwidthOptions so;
   so.device = ctx.device().ordinal;
+  so.timing.samples = timing.samples;
+  so.timing.before_each = timing.before_each;  // the yardstick measured like every method
   const StreamBandwidthResult stream = measure_stream_bandwidth(so);
   const double stream_gbps = std::max(stream.copy_gbps, stream.read_gbps);
   std::cout << "stream bandwidth on " << ctx.device().name << ": copy " << stream.copy_gbps << " GB/s, read "
-            << stream.read_gbps << " GB/s; cuSPARSE " << cusparse_version_string() << "\n";
+            << stream.read_gbps << " GB/s; cuSPARSE " << cusparse_version_string() << "\n"
+            << (cold ? "timing: L2 cold (" + std::to_string(flush->bytes() >> 20) +
+                           " MiB read before every sample, one launch per sample; " + std::to_string(timing.samples) +
+                           " samples, median)"
+                     : "timing: L2 warm (back-to-back launches, median of " + std::to_string(timing.samples) +
+                           " samples: a matrix that fits in L2 is partly served from it, so the share of stream "
+                           "is not a bandwidth share; use --l2 cold)")
+            << "\n";
 
   nlohmann::json rows = nlohmann::json::array();
   std::ofstream jsonl(out + "/bench.jsonl");
@@ -177,7 +207,7 @@ int run_bench(const std::vector<std::string>& args) {
         auto r = row(a.name, a, p, b.method, false, b.ok() ? "ok" : b.status + (b.detail.empty() ? "" : ": " + b.detail),
                      b.median_us, b.gbps, stream_gbps);
         if (b.ok()) {
-          r["samples_us"] = b.samples_us;
+          add_samples(r, b.samples_us);
           r["device_bytes"] = b.device_bytes;
         }
         if (b.setup_us > 0) r["setup_us"] = b.setup_us;  // explicit transposes: csr2csc once
@@ -215,6 +245,9 @@ int run_bench(const std::vector<std::string>& args) {
                         {"gpu", {{"name", d.name}, {"arch", d.arch()}, {"sm_count", d.sm_count}, {"driver_version", d.driver_version}}},
                         {"cusparse_version", cusparse_version_string()},
                         {"stream", {{"copy_gbps", stream.copy_gbps}, {"read_gbps", stream.read_gbps}, {"bytes", stream.bytes}}},
+                        {"timing", {{"l2", l2_mode}, {"samples", timing.samples},
+                                    {"flush_bytes", flush ? flush->bytes() : 0},
+                                    {"launches_per_sample", cold ? "1" : "as many as fill 3 ms"}}},
                         {"rows", rows}};
   write_file_atomically(out + "/bench.json", doc.dump(1));
   write_bench_report_html(doc, out + "/bench.html");

@@ -16,6 +16,15 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(pos);
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
 namespace {
 
 // Milliseconds for `reps` back-to-back calls, measured between two events on the stream.
@@ -32,6 +41,22 @@ double time_reps(cudaStream_t stream, const std::function<void()>& launch, int r
   return ms;
 }
 
+// One launch per event pair, each after options.before_each (the L2 flush) outside the events. Launch
+// overhead is inside every sample, as it is for any single call a user makes.
+TimingResult time_cold(cudaStream_t stream, const std::function<void()>& launch, const TimingOptions& options,
+                       const CudaEvent& start, const CudaEvent& stop) {
+  TimingResult r;
+  r.reps_per_sample = 1;
+  for (int s = 0; s < options.samples; ++s) {
+    options.before_each(stream);
+    r.samples_us.push_back(time_reps(stream, launch, 1, start, stop) * 1e3);
+  }
+  r.median_us = median(r.samples_us);
+  r.q1_us = quantile(r.samples_us, 0.25);
+  r.q3_us = quantile(r.samples_us, 0.75);
+  return r;
+}
+
 }  // namespace
 
 TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& launch,
@@ -44,6 +69,8 @@ TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& la
   for (int i = 0; i < options.warmup; ++i) launch();
   cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (after warm-up)");
   cuda_check(cudaGetLastError(), "the warm-up launches");
+
+  if (options.before_each) return time_cold(stream, launch, options, start, stop);
 
   // Probe: double the calls until a batch lasts a good fraction of a sample, so the per-call estimate is
   // not dominated by event resolution; then choose the repetition count once for all samples.
@@ -80,6 +107,8 @@ TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& la
     if (spread(r.samples_us) <= options.stable_spread) break;
   }
   r.median_us = median(r.samples_us);
+  r.q1_us = quantile(r.samples_us, 0.25);
+  r.q3_us = quantile(r.samples_us, 0.75);
   return r;
 }
 

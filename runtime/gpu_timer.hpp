@@ -17,6 +17,9 @@ struct TimingOptions {
   // up to `retries` times, and the set with the smallest spread is kept. Applies to every competitor.
   double stable_spread = 1.25;
   int retries = 2;
+  // Cold timing (`bench --l2 cold`): when set, it is enqueued on the timed stream before every timed
+  // launch, outside the events (an L2 flush), and each sample is one launch: no probe, no repetitions.
+  std::function<void(cudaStream_t)> before_each = nullptr;
 };
 
 struct TimingResult {
@@ -24,6 +27,7 @@ struct TimingResult {
   std::vector<double> samples_us;  // every sample, microseconds per call, in measurement order
   int reps_per_sample = 1;
   int attempts = 1;  // sample sets measured (see TimingOptions::stable_spread)
+  double q1_us = 0, q3_us = 0;  // quartiles of the samples (the interquartile range is their difference)
 };
 
 // Time `launch` (which must enqueue its work on `stream` and throw on a failed launch) with CUDA events:
@@ -33,5 +37,7 @@ TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& la
                             const TimingOptions& options = {});
 
 double median(std::vector<double> v);  // 0 for an empty vector
+// The q-quantile (0..1) with linear interpolation between order statistics; 0 for an empty vector.
+double quantile(std::vector<double> v, double q);
 
 }  // namespace jitsparse

@@ -123,6 +123,17 @@ std::string bench_cell(const std::vector<const json*>& rows) {
   return out;
 }
 
+// The L2 mode: cold numbers are bandwidth shares, warm ones on matrices that fit in L2 are not.
+std::string timing_text(const json& b) {
+  if (!b.contains("timing") || !b["timing"].is_object()) return "L2 warm (older file: not recorded)";
+  const json& t = b["timing"];
+  if (text(t, "l2") == "cold")
+    return "L2 cold: " + fmt_count(number(t, "flush_bytes").value_or(0) / 1048576.0) +
+           " MiB read before every sample, one launch per sample, median of " + fmt_count(number(t, "samples"));
+  return "L2 warm: back-to-back launches, median of " + fmt_count(number(t, "samples")) +
+         " samples (matrices that fit in L2 are partly served from it)";
+}
+
 std::string bench_header(const json& b) {
   const json& gpu = object_of(b, "gpu");
   const json& stream = object_of(b, "stream");
@@ -134,7 +145,8 @@ std::string bench_header(const json& b) {
                 {"started", text(b, "started")},
                 {"cuSPARSE", text(b, "cusparse_version")},
                 {"stream bandwidth", "copy " + fmt_gbps(number(stream, "copy_gbps")) + " GB/s, read " +
-                                         fmt_gbps(number(stream, "read_gbps")) + " GB/s"}});
+                                         fmt_gbps(number(stream, "read_gbps")) + " GB/s"},
+                {"timing", timing_text(b)}});
 }
 
 std::string method_cell(const BenchMatrix& m, const std::string& method) {

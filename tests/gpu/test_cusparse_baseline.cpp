@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "bench/cusparse_baseline.hpp"
+#include "runtime/context.hpp"
 #include "runtime/device_buffer.hpp"
+#include "runtime/l2_flush.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "bench/stream_bandwidth.hpp"
 #include "core/entry_type.hpp"
@@ -167,6 +169,34 @@ TEST_CASE("time_on_stream repeats short work up to the sample length") {
   const std::vector<double> unsorted = {3.0, 1.0, 2.0};
   CHECK(median(unsorted) == 2.0);
   cudaStreamDestroy(s);
+}
+
+TEST_CASE("cold timing: an L2 flush before every single launch makes an L2-resident read slower") {
+  Context ctx;
+  L2Flush flush(ctx);                 // twice the L2
+  const L2Flush resident(ctx, 0.25);  // a read of a quarter of the L2: served from L2 when warm
+  CHECK(flush.bytes() >= 2 * ctx.device().l2_bytes);
+  // Both one launch per sample; before each, either the same read (its data stays in L2) or the flush.
+  TimingOptions single;
+  single.samples = 15;
+  single.before_each = [&](cudaStream_t s) { resident(s); };
+  const TimingResult w = time_on_stream(ctx.stream(), [&] { resident(ctx.stream()); }, single);
+  int flushes = 0;
+  TimingOptions cold = single;
+  cold.before_each = [&](cudaStream_t s) {
+    ++flushes;
+    flush(s);
+  };
+  const TimingResult c = time_on_stream(ctx.stream(), [&] { resident(ctx.stream()); }, cold);
+  CHECK(flushes == 15);
+  CHECK(c.samples_us.size() == 15);
+  CHECK(c.reps_per_sample == 1);
+  CHECK(c.q1_us <= c.median_us);
+  CHECK(c.median_us <= c.q3_us);
+  // From DRAM instead of L2, with the same launch overhead in both: clearly slower.
+  INFO("after the same read " << w.median_us << " us, after the flush " << c.median_us << " us, "
+                              << resident.bytes() << " bytes");
+  CHECK(c.median_us > 1.3 * w.median_us);
 }
 
 TEST_CASE("stream bandwidth: copy and NVRTC read kernel run") {
