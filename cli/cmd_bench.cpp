@@ -48,6 +48,14 @@ nlohmann::json row(const std::string& matrix, const HostMatrix& a, Precision p, 
   return r;
 }
 
+// Bytes per second of what the method itself moves: its matrix as stored on the GPU (padding, expanded
+// blocks, a transposed copy) plus x and y once; beside the compulsory-bytes figure every method shares.
+void add_own_bandwidth(nlohmann::json& r, int64_t device_bytes, const HostMatrix& a, Precision p) {
+  r["device_bytes"] = device_bytes;
+  const double vectors = static_cast<double>(a.rows + a.cols) * a.vector_components() * scalar_bytes(p);
+  if (r["status"] == "ok") r["own_gbps"] = effective_gbps(static_cast<double>(device_bytes) + vectors, r["median_us"].get<double>());
+}
+
 // Every sample and their quartiles (the spread a reader needs beside the median).
 void add_samples(nlohmann::json& r, const std::vector<double>& samples_us) {
   r["samples_us"] = samples_us;
@@ -77,7 +85,7 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
     const TimingResult t = time_on_stream(ctx.stream(), [&] { launch.launch(); }, timing);
     auto r = row(a.name, a, p, method, true, "ok", t.median_us, effective_gbps(compulsory_bytes(a, p), t.median_us), stream_gbps);
     add_samples(r, t.samples_us);
-    r["device_bytes"] = da.bytes();
+    add_own_bandwidth(r, da.bytes(), a, p);
     r["variant"] = v.name();
     r["selection"] = sel.level;
     r["deterministic"] = v.deterministic();
@@ -180,6 +188,9 @@ int run_bench(const std::vector<std::string>& args) {
                            "is not a bandwidth share; use --l2 cold)")
             << "\n";
 
+  // GB/s: compulsory bytes (the same for every method) per second; own: what the method itself moves.
+  std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %s\n", "matrix", "prec", "method", "status", "median us",
+              "GB/s", "own GB/s", "stream", "vs best cuSPARSE");
   nlohmann::json rows = nlohmann::json::array();
   std::ofstream jsonl(out + "/bench.jsonl");
   TuneOptions tune_options;
@@ -208,7 +219,7 @@ int run_bench(const std::vector<std::string>& args) {
                      b.median_us, b.gbps, stream_gbps);
         if (b.ok()) {
           add_samples(r, b.samples_us);
-          r["device_bytes"] = b.device_bytes;
+          add_own_bandwidth(r, b.device_bytes, a, p);
         }
         if (b.setup_us > 0) r["setup_us"] = b.setup_us;  // explicit transposes: csr2csc once
         group.push_back(r);
@@ -228,11 +239,12 @@ int run_bench(const std::vector<std::string>& args) {
           r["speedup_vs_best_cusparse"] = nullptr;
         jsonl << r.dump() << "\n";
         rows.push_back(r);
-        std::printf("%-22s %-4s %-64s %-10s %10s %8s %6s %s\n", a.name.c_str(), to_string(p).c_str(),
+        std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %s\n", a.name.c_str(), to_string(p).c_str(),
                     r["method"].get<std::string>().substr(0, 64).c_str(),
                     r["status"].get<std::string>().substr(0, 10).c_str(),
                     r["median_us"].is_null() ? "-" : std::to_string(r["median_us"].get<double>()).substr(0, 9).c_str(),
                     r["gbps"].is_null() ? "-" : std::to_string(static_cast<int>(r["gbps"].get<double>())).c_str(),
+                    r.contains("own_gbps") ? std::to_string(static_cast<int>(r["own_gbps"].get<double>())).c_str() : "-",
                     r["fraction_of_stream"].is_null() ? "-" : std::to_string(r["fraction_of_stream"].get<double>()).substr(0, 5).c_str(),
                     r["speedup_vs_best_cusparse"].is_null() ? "" : ("x" + std::to_string(r["speedup_vs_best_cusparse"].get<double>()).substr(0, 5)).c_str());
       }
