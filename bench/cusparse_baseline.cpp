@@ -119,6 +119,30 @@ bool is_complex(const EntryType& e) {
   return m[0] == probe[0] && m[1] == -probe[1] && m[2] == probe[1] && m[3] == probe[0];
 }
 
+// Quaternions as cuSPARSE's cheapest form (DESIGN.md, Measuring): q = a + b j, a = w + x i, b = y + z i,
+// is the complex 2x2 block [[a, b], [-conj(b), conj(a)]], a vector element v = c + d j its first column
+// (c, -conj(d)). In real components both maps only negate the third one (S = diag(1, 1, -1, 1)): the
+// block is S M(q) S read as 2x2 complex numbers. True when M(a) of a generic probe has that structure
+// (checked on the multiplication, not the name); every entry is checked again when the blocks are built.
+constexpr double kQuaternionSign[4] = {1, 1, -1, 1};
+
+bool complex_2x2_structured(const double* m) {  // m: 4x4 row-major real block
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) {
+      auto at = [&](int i, int j) { return kQuaternionSign[i] * kQuaternionSign[j] * m[i * 4 + j]; };
+      if (at(2 * r, 2 * c) != at(2 * r + 1, 2 * c + 1) || at(2 * r, 2 * c + 1) != -at(2 * r + 1, 2 * c)) return false;
+    }
+  return true;
+}
+
+bool is_quaternion_like(const EntryType& e) {
+  if (e.num_vector_components() != 4) return false;
+  std::vector<double> probe(static_cast<size_t>(e.num_components()));
+  for (size_t i = 0; i < probe.size(); ++i) probe[i] = 0.375 + 1.25 * static_cast<double>(i) * (i % 2 ? -1 : 1);
+  const std::vector<double> m = e.expansion(probe.data());
+  return complex_2x2_structured(m.data());
+}
+
 enum class Family { scalar_csr, complex_csr, blocks };
 
 Family family_of(const EntryType& e) {
@@ -130,7 +154,8 @@ Family family_of(const EntryType& e) {
 const std::vector<std::string>& all_method_names() {
   static const std::vector<std::string> names = {
       "cusparse-csr-alg1",  "cusparse-csr-alg2",  "cusparse-bsr-row",           "cusparse-bsr-col",
-      "cusparse-bsrmv-row", "cusparse-bsrmv-col", "cusparse-csr-alg1-expanded", "cusparse-csr-alg2-expanded"};
+      "cusparse-bsrmv-row", "cusparse-bsrmv-col", "cusparse-csr-alg1-expanded", "cusparse-csr-alg2-expanded",
+      "cusparse-bsr-complex2x2", "cusparse-bsrmv-complex2x2"};
   return names;
 }
 
@@ -164,6 +189,7 @@ class Runner {
     handle_ = make_handle(stream);
     std::vector<T> xt(x.begin(), x.end());
     x_dev_ = upload_vector(xt, stream, "vector x");
+    x_host_ = x;
     y_len_ = static_cast<int64_t>(op_ == CUSPARSE_OPERATION_NON_TRANSPOSE ? a.rows : a.cols) * v_;
     y_dev_ = Array(static_cast<size_t>(y_len_) * sizeof(T), "vector y");
   }
@@ -263,6 +289,18 @@ class Runner {
           });
         }
       }
+      if (wanted("cusparse-bsr-complex2x2") || wanted("cusparse-bsrmv-complex2x2")) {
+        guarded({slot("cusparse-bsr-complex2x2"), slot("cusparse-bsrmv-complex2x2")}, [&] {
+          Array row_ptr = upload_vector(a_.row_ptr, stream_, "bsr row offsets");
+          Array col_idx = upload_vector(a_.col_idx, stream_, "bsr column indices");
+          Array values = upload_vector(complex_2x2_blocks(blocks), stream_, "complex 2x2 bsr values");
+          Bsr bsr{&row_ptr, &col_idx, &values};
+          if (auto* r = slot("cusparse-bsr-complex2x2"))
+            method(*r, [&](BaselineResult& res) { generic_bsr_complex2x2(bsr, res); });
+          if (auto* r = slot("cusparse-bsrmv-complex2x2"))
+            method(*r, [&](BaselineResult& res) { legacy_bsrmv_complex2x2(bsr, res); });
+        });
+      }
       if (wanted("cusparse-csr-alg1-expanded") || wanted("cusparse-csr-alg2-expanded")) {
         guarded({slot("cusparse-csr-alg1-expanded"), slot("cusparse-csr-alg2-expanded")}, [&] {
           Csr csr = expanded_csr(blocks);
@@ -333,6 +371,8 @@ class Runner {
     std::vector<T> yt(static_cast<size_t>(y_len_));
     y_dev_.download(yt.data(), stream_);  // waits for the stream; copies nothing when y is empty
     std::vector<double> y(yt.begin(), yt.end());
+    if (complex_pairs_y_)  // back from the complex-pair form of the 2x2 blocks
+      for (size_t i = 2; i < y.size(); i += 4) y[i] = -y[i];
 
     double worst = 0;
     for (size_t i = 0; i < y.size(); ++i) {
@@ -398,6 +438,35 @@ class Runner {
     return blocks;
   }
 
+  // The 2x2 complex blocks (re, im interleaved, row-major) of quaternion-structured 4x4 real blocks.
+  std::vector<T> complex_2x2_blocks(const std::vector<T>& blocks) const {
+    std::vector<T> out(blocks.size() / 2);
+    double m[16];
+    for (size_t k = 0; k < blocks.size() / 16; ++k) {
+      std::copy(blocks.begin() + k * 16, blocks.begin() + (k + 1) * 16, m);
+      if (!complex_2x2_structured(m))
+        throw Unsupported("entry " + std::to_string(k) + " is not a quaternion in its 4x4 real form");
+      for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 2; ++c) {
+          const int i = 2 * r, j = 2 * c;
+          out[k * 8 + (r * 2 + c) * 2] = static_cast<T>(kQuaternionSign[i] * kQuaternionSign[j] * m[i * 4 + j]);
+          out[k * 8 + (r * 2 + c) * 2 + 1] =
+              static_cast<T>(kQuaternionSign[i + 1] * kQuaternionSign[j] * m[(i + 1) * 4 + j]);
+        }
+    }
+    return out;
+  }
+
+  // x in the complex-pair form of the 2x2 blocks (the third component negated), uploaded once.
+  const Array& complex_2x2_x() {
+    if (!x_c2_.get()) {
+      std::vector<T> xt(x_host_.begin(), x_host_.end());
+      for (size_t i = 2; i < xt.size(); i += 4) xt[i] = -xt[i];
+      x_c2_ = upload_vector(xt, stream_, "vector x (complex pairs)");
+    }
+    return x_c2_;
+  }
+
   std::vector<T> transposed_blocks(const std::vector<T>& blocks) const {
     const size_t bs = static_cast<size_t>(v_) * v_;
     std::vector<T> t(blocks.size());
@@ -442,8 +511,8 @@ class Runner {
   // Generic SpMV on a ready matrix descriptor: buffer, preprocess (once, as a user who multiplies many
   // times would), verify, time.
   void generic_spmv(BaselineResult& r, cusparseSpMatDescr_t mat, int64_t x_len, int64_t y_len,
-                    cudaDataType type, cusparseSpMVAlg_t alg) {
-    DnVec vx = make_dnvec(x_len, x_dev_.get(), type);
+                    cudaDataType type, cusparseSpMVAlg_t alg, const Array* x = nullptr) {
+    DnVec vx = make_dnvec(x_len, (x ? *x : x_dev_).get(), type);
     DnVec vy = make_dnvec(y_len, y_dev_.get(), type);
     // {1, 0} and {0, 0}: read as T for real types and as (re, im) for complex ones.
     static const T alpha[2] = {T(1), T(0)};
@@ -498,6 +567,62 @@ class Runner {
                  CUSPARSE_SPMV_BSR_ALG1);
   }
 
+  // Sets complex_pairs_y_ while a complex 2x2 method runs (verify_and_time maps y back).
+  struct ComplexPairs {
+    bool& flag;
+    explicit ComplexPairs(bool& f) : flag(f) { flag = true; }
+    ~ComplexPairs() { flag = false; }
+  };
+
+  void generic_bsr_complex2x2(const Bsr& b, BaselineResult& r) {
+    const cudaDataType type = complex_type<T>();
+    cusparseSpMatDescr_t m = nullptr;
+    check_cusparse(cusparseCreateBsr(&m, a_.rows, a_.cols, a_.nnz(), 2, 2, b.row_ptr->get(), b.col_idx->get(),
+                                     b.values->get(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, type, CUSPARSE_ORDER_ROW),
+                   "cusparseCreateBsr (complex 2x2)");
+    SpMat mat(m);
+    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    r.detail = "bsr 2x2 complex row-major blocks (quaternions as [[a, b], [-conj b, conj a]]), " +
+               std::to_string(a_.nnz()) + " blocks";
+    ComplexPairs pairs(complex_pairs_y_);
+    generic_spmv(r, m, static_cast<int64_t>(a_.cols) * 2, static_cast<int64_t>(a_.rows) * 2, type,
+                 CUSPARSE_SPMV_BSR_ALG1, &complex_2x2_x());
+  }
+
+  void legacy_bsrmv_complex2x2(const Bsr& b, BaselineResult& r) {
+    using C = std::conditional_t<std::is_same_v<T, float>, cuComplex, cuDoubleComplex>;
+    cusparseMatDescr_t d = nullptr;
+    check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
+    MatDescr descr(d);
+    check_cusparse(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+    check_cusparse(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
+    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    r.detail = "legacy bsrmv 2x2 complex blocks CUSPARSE_DIRECTION_ROW";
+    cusparseHandle_t h = handle_.get();
+    const int mb = a_.rows, nb = a_.cols, nnzb = static_cast<int>(a_.nnz());
+    const C* val = b.values->template as<const C>();
+    const int* rp = b.row_ptr->template as<const int>();
+    const int* ci = b.col_idx->template as<const int>();
+    const C* x = complex_2x2_x().template as<const C>();
+    C* y = y_dev_.template as<C>();
+    static const C alpha = {T(1), T(0)}, beta = {T(0), T(0)};
+    ComplexPairs pairs(complex_pairs_y_);
+    verify_and_time(r, [=] {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      if constexpr (std::is_same_v<T, float>)
+        check_cusparse(cusparseCbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
+                                      &alpha, d, val, rp, ci, 2, x, &beta, y),
+                       "cusparseCbsrmv");
+      else
+        check_cusparse(cusparseZbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb,
+                                      &alpha, d, val, rp, ci, 2, x, &beta, y),
+                       "cusparseZbsrmv");
+#pragma GCC diagnostic pop
+    });
+  }
+
   void legacy_bsrmv(const Bsr& b, bool row_major, BaselineResult& r) {
     cusparseMatDescr_t d = nullptr;
     check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
@@ -542,6 +667,9 @@ class Runner {
   double tol_ = 0, bytes_ = 0;
   Handle handle_;
   Array x_dev_, y_dev_;
+  Array x_c2_;                      // x for the complex 2x2 methods, made on first use
+  std::vector<double> x_host_;
+  bool complex_pairs_y_ = false;    // y is in complex-pair form (a complex 2x2 method is running)
   int64_t y_len_ = 0;
 };
 
@@ -552,7 +680,9 @@ namespace {
 std::vector<std::string> plain_methods(const EntryType& entry) {
   const auto& all = all_method_names();
   if (family_of(entry) != Family::blocks) return {all[0], all[1]};
-  return {all.begin() + 2, all.end()};
+  std::vector<std::string> names(all.begin() + 2, all.begin() + 8);
+  if (is_quaternion_like(entry)) names.insert(names.end(), all.begin() + 8, all.end());
+  return names;
 }
 
 const char* kExplicit = "-explicit";

@@ -19,8 +19,12 @@ namespace jitsparse {
 //                           cusparse-bsrmv-row, cusparse-bsrmv-col  legacy cusparse<S|D>bsrmv
 //                           cusparse-csr-alg1-expanded, cusparse-csr-alg2-expanded  CSR of the real
 //                           (rows*V) x (cols*V) expansion, every block stored whole (as bsr2csr would)
+//   quaternion-structured (V == 4, checked on the multiplication): also the cheapest form cuSPARSE takes,
+//                           2x2 complex blocks (DESIGN.md): cusparse-bsr-complex2x2 (generic, row-major)
+//                           and cusparse-bsrmv-complex2x2 (legacy C/Zbsrmv); their x and y are the
+//                           complex-pair form (w, x, -y, z), mapped back before the check
 // For quaternions the aos vector (w, x, y, z per element) is exactly the expanded real vector, so every
-// method reads the same x and writes the same y.
+// other method reads the same x and writes the same y.
 //
 // op t and h (y = A^T x, A^H x; x has rows * V numbers): the forms a cuSPARSE user would pick:
 //   <method>-explicit   every method above on the explicit transposed matrix (what csr2csc gives, with

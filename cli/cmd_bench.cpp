@@ -135,7 +135,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos) instead of the winner")
-      ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 25 cold)")
+      ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 51 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back launches (a matrix that fits in L2 is partly served from it); cold: a buffer of "
        "twice the L2 is read before every sample, one launch per sample, for every method and the stream probe")
@@ -154,7 +154,7 @@ int run_bench(const std::vector<std::string>& args) {
     throw InvalidArgument("--l2 must be warm or cold, got '" + l2_mode + "'");
   const bool cold = l2_mode == "cold";
   TimingOptions timing;
-  timing.samples = vm.count("samples") ? vm["samples"].as<int>() : cold ? 25 : 9;
+  timing.samples = vm.count("samples") ? vm["samples"].as<int>() : cold ? 51 : 9;
   if (timing.samples < 1) throw InvalidArgument("--samples must be at least 1");
   const Op op = parse_op(vm["op"].as<std::string>());
   const bool deterministic = vm.count("deterministic") > 0;
