@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
 # jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
-# Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, tune, bench, tune-t, bench-t, tune-h, bench-h, shared
+# Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, tune, bench, bench-cold, bench-hola, tune-t,
+#   bench-t, tune-h, bench-h, shared, shared-cold; cache=DIR switches the cubin cache and tuning database for
+#   the steps after it (a fresh DIR makes the next tune cold).
 set -uo pipefail
 out=$1; shift
 bin=${BIN:-carry}
@@ -20,12 +22,15 @@ for step in "$@"; do
     tests) run gpu_tests "$bin/jitsparse_gpu_tests" ;;
     tune) run tune "$bin/jitsparse" tune -q -o "$out/tune" ;;
     bench) run bench "$bin/jitsparse" bench --no-tune -q -o "$out/bench" ;;
+    bench-cold) run bench_cold "$bin/jitsparse" bench --no-tune -q --l2 cold -o "$out/bench_cold" ;;
     bench-hola) run bench_hola "$bin/jitsparse" bench --no-tune -q --layout hola -o "$out/bench_hola" ;;
     tune-t) run tune_t "$bin/jitsparse" tune -q --op t -o "$out/tune_t" ;;
     bench-t) run bench_t "$bin/jitsparse" bench --no-tune -q --op t -o "$out/bench_t" ;;
     tune-h) run tune_h "$bin/jitsparse" tune -q --op h -o "$out/tune_h" ;;
     bench-h) run bench_h "$bin/jitsparse" bench --no-tune -q --op h -o "$out/bench_h" ;;
     shared) run bench_shared "$bin/jitsparse" bench -q tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_shared" ;;
+    shared-cold) run bench_shared_cold "$bin/jitsparse" bench -q --l2 cold tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_shared_cold" ;;
+    cache=*) export JITSPARSE_CACHE=${step#cache=}; echo "== cache $JITSPARSE_CACHE" ;;
     *) echo "unknown step $step" ;;
   esac
 done
