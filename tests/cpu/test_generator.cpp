@@ -195,26 +195,38 @@ TEST_CASE("generator: the adjoint product is derived from the JSON multiply, or 
                   ParseError);
 }
 
-TEST_CASE("generator: a schedule grid compiles as one program per schedule kind") {
+TEST_CASE("generator: a schedule grid compiles as one program per schedule kind, split when cores would idle") {
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-grid-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
   std::vector<Variant> grid;
   for (const auto& s : all_schedules(ScheduleLimits{}, {4}))
     if (s.threads <= 128) grid.push_back(Variant{"complex", Precision::f32, Layout::parse("sell32-soa-aos"), s});
+  auto programs_of = [&](const std::vector<KernelBuilder::Outcome>& out) {
+    std::set<const CompiledKernel*> programs;
+    for (const auto& o : out) {
+      REQUIRE_MESSAGE(o.ok, o.error);
+      programs.insert(o.program.get());
+      const auto& names = o.program->variant_names;
+      CHECK(std::find(names.begin(), names.end(), o.variant.name()) != names.end());
+    }
+    return programs;
+  };
   const auto t0 = std::chrono::steady_clock::now();
-  const auto out = builder.build_all(grid);
+  const auto built_one = builder.build_all(grid, 1);  // the outcomes own the programs
+  const auto one_thread = programs_of(built_one);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "compiled a schedule grid of " << grid.size() << " variants in " << s << " s (" << grid.size() / s
             << "/s)\n";
-  std::set<const CompiledKernel*> programs;
-  for (const auto& o : out) {
-    REQUIRE_MESSAGE(o.ok, o.error);
-    programs.insert(o.program.get());
-    const auto& names = o.program->variant_names;
-    CHECK(std::find(names.begin(), names.end(), o.variant.name()) != names.end());
+  CHECK(one_thread.size() == 2);  // static and dynamic: two programs already keep one thread busy
+  // With 4 threads the two are halved until there are 8, each still one schedule kind.
+  const auto built_four = builder.build_all(grid, 4);
+  const auto four = programs_of(built_four);
+  CHECK(four.size() == 8);
+  for (const CompiledKernel* p : four) {
+    const bool dynamic = p->variant_names.front().find("/dynamic-") != std::string::npos;
+    for (const auto& n : p->variant_names) CHECK((n.find("/dynamic-") != std::string::npos) == dynamic);
   }
-  CHECK(programs.size() == 2);  // static and dynamic
   std::filesystem::remove_all(dir);
 }
 
