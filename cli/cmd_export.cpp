@@ -68,15 +68,7 @@ int run_export(const std::vector<std::string>& args) {
     if (!db.warning().empty()) throw InvalidArgument(db.warning());
     for (const MatrixRecord* r : db.records()) add(r->winner);
     for (const auto& d : db.domains()) add(d.winner);
-    // Two-kernel variants (hola, op t/h by atomics) have no exported launch function yet: left out.
-    std::vector<Variant> exportable;
-    for (const auto& v : variants)
-      if (v.has_prologue())
-        std::cerr << "jitsparse export: skipping " << v.name() << " (two-kernel variants are not exportable yet)\n";
-      else
-        exportable.push_back(v);
-    variants = exportable;
-    if (variants.empty()) throw InvalidArgument("the tuning database " + path + " holds no exportable winner yet");
+    if (variants.empty()) throw InvalidArgument("the tuning database " + path + " holds no winner yet");
   }
   const std::string out = vm["output"].as<std::string>();
   ExportOptions o;

@@ -239,28 +239,72 @@ TEST_CASE("generator: the H100 search space") {
 }
 
 #include <cstdlib>
+#include <iterator>
 
 #include "generator/export.hpp"
 
 TEST_CASE("generator: exported sources compile with nvcc on a machine without a GPU") {
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-export-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
+  // One-kernel variants, then two-kernel ones: hola (op n, op h by atomics) and op t by atomics on a row
+  // layout, which launch a first kernel (hola_prepare or scale_y) before the main one.
   const std::vector<Variant> variants = {Variant::parse("quaternion.f64/sell32-soa-aos/dynamic-256x2"),
                                          Variant::parse("block3.f32/csr-aos-aos/static-128x4-tpr4"),
-                                         Variant::parse("complex.f64/ell-aos-soa/static-96x3")};
+                                         Variant::parse("complex.f64/ell-aos-soa/static-96x3"),
+                                         Variant::parse("complex.f32/sell16-aos-aos/static-128x4/h-copy"),
+                                         Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4"),
+                                         Variant::parse("complex.f32/csr-aos-aos/static-256x8/t-atomic"),
+                                         Variant::parse("quaternion.f64/hola-soa-aos/hola-256x8-ept2/h-atomic")};
+  for (size_t i = 4; i < variants.size(); ++i) REQUIRE(variants[i].has_prologue());
   const auto units = export_variants(variants, dir);
   REQUIRE(units.size() == variants.size());
   CHECK(std::filesystem::exists(dir + "/CMakeLists.txt"));
   CHECK(std::filesystem::exists(dir + "/jitsparse_exported.h"));
   CHECK(std::filesystem::exists(dir + "/include/jitsparse/spmv.cuh"));
+  CHECK(std::filesystem::exists(dir + "/include/jitsparse/hola.cuh"));
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  // The two-kernel units launch the first kernel, then the main one; hola asks for its workspace.
+  const std::string hola = read(units[4]), scatter = read(units[5]);
+  CHECK(hola.find("jitsparse::hola_prepare<") != std::string::npos);
+  CHECK(hola.find("jitsparse::hola_spmv<") != std::string::npos);
+  CHECK(hola.find("block_row == nullptr") != std::string::npos);
+  CHECK(scatter.find("jitsparse::scale_y<") != std::string::npos);
+  CHECK(scatter.find("jitsparse::spmv_scatter<") != std::string::npos);
+  CHECK(hola.find("jitsparse::hola_prepare<") < hola.find("return launch_kernel("));
+  const std::string header = read(dir + "/jitsparse_exported.h");
+  CHECK(header.find("long long jitsparse_workspace_ints_real_f64_hola_aos_aos_hola_256x8_ept4(long long nnz);") !=
+        std::string::npos);
+  CHECK(read(dir + "/README.md").find("x has `rows` elements") != std::string::npos);
+  std::string objects;
   for (const auto& u : units) {
-    const std::string cmd = std::string(JITSPARSE_NVCC) + " -std=c++17 -arch=sm_90 -c -I" + dir + " -I" + dir +
-                            "/include " + u + " -o " + u + ".o 2>&1";
+    const std::string cmd = std::string(JITSPARSE_NVCC) + " -std=c++17 -arch=sm_90 -Xcompiler -fPIC -c -I" + dir +
+                            " -I" + dir + "/include " + u + " -o " + u + ".o 2>&1";
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
     CHECK(std::filesystem::exists(u + ".o"));
+    objects += " " + u + ".o";
   }
+  // All units in one shared library, as the GPU test builds them: no symbol defined twice.
+  const std::string link = std::string(JITSPARSE_NVCC) + " -shared -arch=sm_90" + objects + " -o " + dir +
+                           "/libexported.so 2>&1";
+  INFO(link);
+  CHECK(std::system(link.c_str()) == 0);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("generator: export refuses what it cannot write") {
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("jitsparse-export-refused-" + std::to_string(::getpid()));
+  const Variant v = Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4");
+  CHECK_THROWS_WITH_AS(export_variants({v, v}, dir), doctest::Contains("given twice"), InvalidArgument);
+  CHECK_THROWS_AS(export_variants({}, dir), InvalidArgument);
+  // Too much shared memory for a hola block: generate_source's message, and nothing written.
+  const Variant big = Variant::parse("quaternion.f64/hola-aos-aos/hola-1024x1-ept8");
+  CHECK_THROWS_WITH_AS(export_variants({big}, dir), doctest::Contains("shared memory"), InvalidArgument);
+  CHECK_FALSE(std::filesystem::exists(dir));
 }
 
 #include <nlohmann/json.hpp>
