@@ -30,13 +30,10 @@ CompiledKernel KernelBuilder::build(const GeneratedSource& src) const {
 
 namespace {
 
-// Variants with the same key share a program: everything but threads and blocks per SM.
-std::string program_key(const Variant& v) {
-  Variant k = v;
-  k.schedule.threads = 32;
-  k.schedule.blocks_per_sm = 1;
-  return k.name();
-}
+// Variants of one entry type and precision share programs (generate_program's rule): NVRTC's front end
+// costs most of a program (sm_90: about 0.2-0.5 s; each further kernel adds little), so a stage's variants
+// are compiled as a few large programs rather than one per layout.
+std::string program_key(const Variant& v) { return v.entry + "." + to_string(v.precision); }
 
 }  // namespace
 
@@ -68,10 +65,11 @@ std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<V
     }
   }
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  // A few large programs leave cores idle (a stage's schedule grids are a handful of keys): split the
-  // largest in halves until there are two per thread or none is larger than kMinSplit kernels. A front-end
-  // pass costs about 0.08 s of a program's 0.08 + 0.02 s per kernel, so halves cost little more in sum.
-  constexpr size_t kMinSplit = 6;
+  // A few large programs leave cores idle: split the largest in halves until there are two per thread or
+  // none is larger than kMinSplit kernels. Each half pays the front end again (measured on the 2-core
+  // machine: about 0.1 s per program, plus 0.04-0.07 s per kernel of another layout and next to nothing
+  // per kernel that differs only in n_t and n_b), which idle cores more than repay.
+  constexpr size_t kMinSplit = 8;
   const size_t grouped = programs.size();
   while (programs.size() < 2 * static_cast<size_t>(threads)) {
     auto largest = std::max_element(programs.begin(), programs.end(),
@@ -118,8 +116,20 @@ std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<V
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  // A program of several variants that failed is retried one variant per program, so one kernel that
+  // does not compile (a user entry type, a resource limit) costs only its own variant.
+  std::vector<Variant> retry;
+  for (size_t p = 0; p < programs.size(); ++p)
+    if (!built[p] && programs[p].size() > 1) retry.insert(retry.end(), programs[p].begin(), programs[p].end());
+  std::map<std::string, Outcome> alone;
+  if (!retry.empty())
+    for (auto& o : build_all(retry, threads, {}, 1)) alone[o.variant.name()] = std::move(o);
   for (size_t i = 0; i < variants.size(); ++i) {
     if (variant_program[i] == SIZE_MAX) continue;
+    if (auto it = alone.find(variants[i].name()); it != alone.end()) {
+      out[i] = it->second;
+      continue;
+    }
     out[i].program = built[variant_program[i]];
     out[i].ok = out[i].program != nullptr;
     if (!out[i].ok) out[i].error = errors[variant_program[i]];
