@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -33,7 +34,19 @@ namespace {
 // Variants of one entry type and precision share programs (generate_program's rule): NVRTC's front end
 // costs most of a program (sm_90: about 0.2-0.5 s; each further kernel adds little), so a stage's variants
 // are compiled as a few large programs rather than one per layout.
-std::string program_key(const Variant& v) { return v.entry + "." + to_string(v.precision); }
+// JITSPARSE_PROGRAM_GROUPING=schedule restores the older grouping (only variants that differ in n_t and
+// n_b share a program) for A/B timing on one machine (NOTES.md, 2026-11-23 second session).
+std::string program_key(const Variant& v) {
+  static const bool by_schedule = [] {
+    const char* g = std::getenv("JITSPARSE_PROGRAM_GROUPING");
+    return g && std::string(g) == "schedule";
+  }();
+  if (!by_schedule) return v.entry + "." + to_string(v.precision);
+  Variant k = v;
+  k.schedule.threads = 32;
+  k.schedule.blocks_per_sm = 1;
+  return k.name();
+}
 
 }  // namespace
 
