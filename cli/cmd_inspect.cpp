@@ -9,12 +9,40 @@
 #include "cli/options.hpp"
 #include "core/entry_type.hpp"
 #include "core/features.hpp"
+#include "core/hisparse.hpp"
 #include "core/layout.hpp"
 #include "core/yardstick.hpp"
 #include "io/matrix_market.hpp"
 
 
 namespace jitsparse::cli {
+
+namespace {
+
+// HiSparse bytes per node width (COO2, dense leaves allowed), then the node census for d = 64.
+void print_hisparse(const HostMatrix& a) {
+  std::printf("\nHiSparse (COO2 leaves, dense leaves allowed)\n%-6s %7s %14s %14s %12s %12s\n", "d", "levels",
+              "MB (f32)", "MB (f64)", "B/entry f32", "B/entry f64");
+  for (int d : {16, 32, 64, 128, 256}) {
+    HiSparseOptions o;
+    o.d = d;
+    const HiSparseStats s32 = hisparse_statistics(HiSparseMatrix::build(a, Precision::f32, o));
+    const HiSparseStats s64 = hisparse_statistics(HiSparseMatrix::build(a, Precision::f64, o));
+    std::printf("%-6d %7d %14.3f %14.3f %12.2f %12.2f\n", d, hi_levels(a.rows, a.cols, d), s32.pool_bytes / 1e6,
+                s64.pool_bytes / 1e6, s32.bytes_per_entry, s64.bytes_per_entry);
+  }
+  const HiSparseStats s = hisparse_statistics(HiSparseMatrix::build(a, Precision::f64, HiSparseOptions{}));
+  std::printf("\nHiSparse nodes, d = 64, f64\n%-6s", "level");
+  for (int t = 1; t < kHiNodeTypes; ++t) std::printf(" %13s", to_string(static_cast<HiNodeType>(t)).c_str());
+  std::printf("\n");
+  for (size_t level = s.nodes.size(); level-- > 0;) {
+    std::printf("%-6zu", level);
+    for (int t = 1; t < kHiNodeTypes; ++t) std::printf(" %13lld", static_cast<long long>(s.nodes[level][t]));
+    std::printf("\n");
+  }
+}
+
+}  // namespace
 
 int run_inspect(const std::vector<std::string>& args) {
   po::options_description opts(
@@ -48,6 +76,7 @@ int run_inspect(const std::vector<std::string>& args) {
   for (const Layout& l : all_layouts())
     std::printf("%-16s %14.1f %14.1f\n", l.name().c_str(), packed_bytes(a, l, Precision::f32) / 1e6,
                 packed_bytes(a, l, Precision::f64) / 1e6);
+  print_hisparse(a);
   return 0;
 }
 

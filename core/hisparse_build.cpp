@@ -1,0 +1,246 @@
+// HiSparse construction: sort in tree order, pass 1 counts bytes, pass 2 writes the pool bottom-up.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/hisparse.hpp"
+
+namespace jitsparse {
+
+void HiSparseOptions::validate() const {
+  if (d < 16 || d > 256 || (d & (d - 1)) != 0)
+    throw InvalidArgument("hisparse: d must be 16, 32, 64, 128 or 256, got " + std::to_string(d));
+  if (coo_width != 1 && coo_width != 2 && coo_width != 4)
+    throw InvalidArgument("hisparse: COO width must be 1, 2 or 4, got " + std::to_string(coo_width));
+}
+
+int HiSparseOptions::log2_d() const {
+  int b = 0;
+  while ((1 << b) < d) ++b;
+  return b;
+}
+
+uint64_t hi_padded_count(uint64_t count, int width) { return (count + width - 1) / width * width; }
+uint64_t hi_dense_leaf_bytes(int d, int entry_bytes) { return round16(uint64_t(d) * d * entry_bytes); }
+uint64_t hi_dense_inner_bytes(int d) { return uint64_t(d) * d * 8; }
+
+uint64_t hi_coo_leaf_bytes(uint64_t count, int width, int entry_bytes) {
+  const uint64_t padded = hi_padded_count(count, width);
+  return 16 + round16(2 * padded) + round16(padded * entry_bytes);
+}
+
+uint64_t hi_sparse_inner_bytes(uint64_t children) { return 16 + round16(2 * children) + round16(8 * children); }
+
+int hi_levels(int64_t rows, int64_t cols, int d) {
+  const uint64_t need = static_cast<uint64_t>(std::max<int64_t>({rows, cols, 1}));
+  int levels = 1;
+  for (uint64_t span = d; span < need; span *= d) ++levels;
+  return levels;
+}
+
+namespace {
+
+struct Coord {
+  int32_t row, col;
+  int64_t src;  // entry index in the HostMatrix
+};
+
+// Tree order: the first level (from the top) where two entries' blocks differ decides, row-major there.
+struct TreeOrder {
+  int b;
+  bool operator()(const Coord& x, const Coord& y) const {
+    const uint32_t diff = static_cast<uint32_t>(x.row ^ y.row) | static_cast<uint32_t>(x.col ^ y.col);
+    if (diff == 0) return false;
+    const int shift = (31 - __builtin_clz(diff)) / b * b;
+    if ((x.row >> shift) != (y.row >> shift)) return (x.row >> shift) < (y.row >> shift);
+    return (x.col >> shift) < (y.col >> shift);
+  }
+};
+
+class Builder {
+ public:
+  Builder(const HostMatrix& a, Precision p, const HiSparseOptions& o, int levels)
+      : a_(a), precision_(p), d_(o.d), b_(o.log2_d()), width_(o.coo_width), dense_leaves_(o.dense_leaves),
+        levels_(levels), entry_bytes_(a.components() * scalar_bytes(p)) {
+    sort_entries();
+  }
+
+  uint64_t plan() const { return coords_.empty() ? 0 : plan_node(levels_ - 1, 0, coords_.size()); }
+
+  uint64_t emit(std::vector<uint8_t>& pool) {
+    pool_ = &pool;
+    cursor_ = 0;
+    const uint64_t root = coords_.empty() ? 0 : emit_node(levels_ - 1, 0, coords_.size());
+    if (cursor_ != pool.size()) throw Error("hisparse: pass 2 wrote fewer bytes than planned (a bug)");
+    return root;
+  }
+
+ private:
+  struct Child {
+    uint8_t row, col;
+    size_t lo, hi;
+  };
+
+  void sort_entries() {
+    coords_.reserve(a_.nnz());
+    for (int32_t r = 0; r < a_.rows; ++r)
+      for (int32_t k = a_.row_ptr[r]; k < a_.row_ptr[r + 1]; ++k) coords_.push_back({r, a_.col_idx[k], k});
+    std::sort(coords_.begin(), coords_.end(), TreeOrder{b_});
+  }
+
+  uint8_t digit(int32_t x, int level) const { return static_cast<uint8_t>((x >> (b_ * level)) & (d_ - 1)); }
+
+  // The contiguous sub-ranges of [lo, hi) per child (local position = digit at `level`), row-major.
+  std::vector<Child> children(int level, size_t lo, size_t hi) const {
+    std::vector<Child> out;
+    for (size_t k = lo; k < hi; ++k) {
+      const uint8_t r = digit(coords_[k].row, level), c = digit(coords_[k].col, level);
+      if (out.empty() || out.back().row != r || out.back().col != c) out.push_back({r, c, k, k});
+      out.back().hi = k + 1;
+    }
+    return out;
+  }
+
+  HiNodeType leaf_type(size_t n) const {
+    const HiNodeType coo = n == 1 || width_ == 1 ? HiNodeType::coo1 : width_ == 2 ? HiNodeType::coo2 : HiNodeType::coo4;
+    const bool dense = dense_leaves_ && hi_dense_leaf_bytes(d_, entry_bytes_) <
+                                            hi_coo_leaf_bytes(n, coo_width(coo), entry_bytes_);
+    return dense ? HiNodeType::dense_leaf : coo;
+  }
+
+  uint64_t leaf_bytes(size_t n) const {
+    const HiNodeType t = leaf_type(n);
+    return t == HiNodeType::dense_leaf ? hi_dense_leaf_bytes(d_, entry_bytes_)
+                                       : hi_coo_leaf_bytes(n, coo_width(t), entry_bytes_);
+  }
+
+  HiNodeType inner_type(size_t children) const {
+    return hi_dense_inner_bytes(d_) < hi_sparse_inner_bytes(children) ? HiNodeType::dense_inner
+                                                                      : HiNodeType::sparse_inner;
+  }
+
+  uint64_t inner_bytes(size_t children) const {
+    return inner_type(children) == HiNodeType::dense_inner ? hi_dense_inner_bytes(d_)
+                                                           : hi_sparse_inner_bytes(children);
+  }
+
+  // Pass 1: bytes of the subtree over [lo, hi).
+  uint64_t plan_node(int level, size_t lo, size_t hi) const {
+    if (level == 0) return leaf_bytes(hi - lo);
+    const std::vector<Child> kids = children(level, lo, hi);
+    uint64_t bytes = inner_bytes(kids.size());
+    for (const Child& c : kids) bytes += plan_node(level - 1, c.lo, c.hi);
+    return bytes;
+  }
+
+  // Pass 2: writes the subtree, children first, and returns its pointer.
+  uint64_t emit_node(int level, size_t lo, size_t hi) {
+    return level == 0 ? emit_leaf(lo, hi) : emit_inner(level, lo, hi);
+  }
+
+  uint64_t allocate(uint64_t bytes) {
+    const uint64_t at = cursor_;
+    cursor_ += bytes;
+    if (cursor_ > pool_->size()) throw Error("hisparse: pass 2 wrote past the planned pool (a bug)");
+    return at;
+  }
+
+  void write_entry(uint8_t* dst, int64_t src) const {
+    const double* v = a_.entry_values(src);
+    for (int c = 0; c < a_.components(); ++c) {
+      if (precision_ == Precision::f64) {
+        std::memcpy(dst + 8 * c, &v[c], 8);
+      } else {
+        const float f = static_cast<float>(v[c]);
+        std::memcpy(dst + 4 * c, &f, 4);
+      }
+    }
+  }
+
+  uint64_t emit_leaf(size_t lo, size_t hi) {
+    const HiNodeType t = leaf_type(hi - lo);
+    if (t == HiNodeType::dense_leaf) {
+      const uint64_t at = allocate(hi_dense_leaf_bytes(d_, entry_bytes_));
+      for (size_t k = lo; k < hi; ++k) {
+        const uint64_t cell = uint64_t(digit(coords_[k].row, 0)) * d_ + digit(coords_[k].col, 0);
+        write_entry(pool_->data() + at + cell * entry_bytes_, coords_[k].src);
+      }
+      return hi_pointer(at, t);
+    }
+    return hi_pointer(emit_coo(lo, hi, coo_width(t)), t);
+  }
+
+  uint64_t emit_coo(size_t lo, size_t hi, int width) {
+    const uint32_t count = static_cast<uint32_t>(hi - lo);
+    const uint32_t padded = static_cast<uint32_t>(hi_padded_count(count, width));
+    const uint64_t at = allocate(hi_coo_leaf_bytes(count, width, entry_bytes_));
+    uint8_t* node = pool_->data() + at;
+    std::memcpy(node, &count, 4);
+    std::memcpy(node + 4, &padded, 4);
+    uint8_t* coords = node + 16;
+    uint8_t* entries = coords + round16(2 * uint64_t(padded));
+    for (uint32_t i = 0; i < padded; ++i) {
+      const Coord& e = coords_[lo + std::min(i, count - 1)];  // padding repeats the last position
+      coords[2 * i] = digit(e.row, 0);
+      coords[2 * i + 1] = digit(e.col, 0);
+      if (i < count) write_entry(entries + uint64_t(i) * entry_bytes_, e.src);
+    }
+    return at;
+  }
+
+  uint64_t emit_inner(int level, size_t lo, size_t hi) {
+    const std::vector<Child> kids = children(level, lo, hi);
+    std::vector<uint64_t> ptrs;
+    ptrs.reserve(kids.size());
+    for (const Child& c : kids) ptrs.push_back(emit_node(level - 1, c.lo, c.hi));
+    const HiNodeType t = inner_type(kids.size());
+    const uint64_t at = allocate(inner_bytes(kids.size()));
+    uint8_t* node = pool_->data() + at;
+    if (t == HiNodeType::dense_inner) {
+      for (size_t i = 0; i < kids.size(); ++i)
+        std::memcpy(node + 8 * (uint64_t(kids[i].row) * d_ + kids[i].col), &ptrs[i], 8);
+    } else {
+      const uint32_t count = static_cast<uint32_t>(kids.size());
+      std::memcpy(node, &count, 4);
+      uint8_t* pointers = node + 16 + round16(2 * uint64_t(count));
+      for (uint32_t i = 0; i < count; ++i) {
+        node[16 + 2 * i] = kids[i].row;
+        node[16 + 2 * i + 1] = kids[i].col;
+        std::memcpy(pointers + 8 * uint64_t(i), &ptrs[i], 8);
+      }
+    }
+    return hi_pointer(at, t);
+  }
+
+  const HostMatrix& a_;
+  Precision precision_;
+  int d_, b_, width_;
+  bool dense_leaves_;
+  int levels_;
+  int entry_bytes_;
+  std::vector<Coord> coords_;
+  std::vector<uint8_t>* pool_ = nullptr;
+  uint64_t cursor_ = 0;
+};
+
+}  // namespace
+
+HiSparseMatrix HiSparseMatrix::build(const HostMatrix& a, Precision precision, const HiSparseOptions& options) {
+  options.validate();
+  HiSparseMatrix m;
+  m.entry_ = a.entry;
+  m.name_ = a.name;
+  m.precision_ = precision;
+  m.rows_ = a.rows;
+  m.cols_ = a.cols;
+  m.nnz_ = a.nnz();
+  m.options_ = options;
+  m.levels_ = hi_levels(a.rows, a.cols, options.d);
+  Builder builder(a, precision, options, m.levels_);
+  m.pool_.assign(builder.plan(), 0);
+  m.root_ = builder.emit(m.pool_);
+  return m;
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,181 @@
+// HiSparse read side: one checked tree walk serves to_host() and the statistics.
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/hisparse.hpp"
+
+namespace jitsparse {
+
+std::string to_string(HiNodeType t) {
+  switch (t) {
+    case HiNodeType::empty: return "empty";
+    case HiNodeType::dense_leaf: return "dense leaf";
+    case HiNodeType::coo1: return "COO1 leaf";
+    case HiNodeType::coo2: return "COO2 leaf";
+    case HiNodeType::coo4: return "COO4 leaf";
+    case HiNodeType::dense_inner: return "dense inner";
+    case HiNodeType::sparse_inner: return "sparse inner";
+  }
+  return "invalid";
+}
+
+int64_t HiSparseStats::node_count(HiNodeType t) const {
+  int64_t n = 0;
+  for (const auto& level : nodes) n += level[static_cast<int>(t)];
+  return n;
+}
+
+namespace {
+
+// Callbacks of a walk: every node, every real entry (stored coordinates), every padding slot.
+struct Visitor {
+  std::function<void(int level, HiNodeType t)> node = [](int, HiNodeType) {};
+  std::function<void(int64_t row, int64_t col, const uint8_t* entry)> entry = [](int64_t, int64_t, const uint8_t*) {};
+  std::function<void()> padding = [] {};
+};
+
+class Walker {
+ public:
+  Walker(const HiSparseMatrix& m, const Visitor& v)
+      : m_(m), v_(v), d_(m.d()), b_(m.options().log2_d()), entry_bytes_(m.entry_bytes()) {}
+
+  void run() {
+    if (m_.root() != 0) node(m_.root(), m_.levels() - 1, 0, 0);
+  }
+
+ private:
+  // The node's bytes, after checking that the pointer fits the pool and the level.
+  const uint8_t* checked(uint64_t ptr, int level, uint64_t bytes) const {
+    const HiNodeType t = hi_type(ptr);
+    const bool type_ok = level == 0 ? is_leaf(t) : is_inner(t);
+    if (!type_ok || hi_offset(ptr) + bytes > m_.pool().size())
+      throw InvalidArgument("hisparse: corrupt pointer " + std::to_string(ptr) + " at level " +
+                            std::to_string(level));
+    return m_.pool().data() + hi_offset(ptr);
+  }
+
+  uint32_t header_count(uint64_t ptr, int level, int field) const {
+    uint32_t n;
+    std::memcpy(&n, checked(ptr, level, 16) + 4 * field, 4);
+    return n;
+  }
+
+  void node(uint64_t ptr, int level, int64_t row0, int64_t col0) {
+    v_.node(level, hi_type(ptr));
+    switch (hi_type(ptr)) {
+      case HiNodeType::dense_leaf: return dense_leaf(ptr, row0, col0);
+      case HiNodeType::dense_inner: return dense_inner(ptr, level, row0, col0);
+      case HiNodeType::sparse_inner: return sparse_inner(ptr, level, row0, col0);
+      default: return coo_leaf(ptr, row0, col0);
+    }
+  }
+
+  bool all_zero(const uint8_t* e) const {
+    for (int i = 0; i < entry_bytes_; ++i)
+      if (e[i] != 0) return false;
+    return true;  // -0.0 also has a set bit, so it counts as an entry
+  }
+
+  void dense_leaf(uint64_t ptr, int64_t row0, int64_t col0) {
+    const uint8_t* p = checked(ptr, 0, hi_dense_leaf_bytes(d_, entry_bytes_));
+    for (int i = 0; i < d_ * d_; ++i) {
+      const uint8_t* e = p + uint64_t(i) * entry_bytes_;
+      if (all_zero(e))
+        v_.padding();
+      else
+        v_.entry(row0 + i / d_, col0 + i % d_, e);
+    }
+  }
+
+  void coo_leaf(uint64_t ptr, int64_t row0, int64_t col0) {
+    const uint32_t count = header_count(ptr, 0, 0), padded = header_count(ptr, 0, 1);
+    const int width = coo_width(hi_type(ptr));
+    if (count == 0 || padded != hi_padded_count(count, width))
+      throw InvalidArgument("hisparse: COO leaf with count " + std::to_string(count) + ", padded " +
+                            std::to_string(padded));
+    const uint8_t* p = checked(ptr, 0, hi_coo_leaf_bytes(count, width, entry_bytes_));
+    const uint8_t* entries = p + 16 + round16(2 * uint64_t(padded));
+    for (uint32_t i = 0; i < count; ++i)
+      v_.entry(row0 + p[16 + 2 * i], col0 + p[16 + 2 * i + 1], entries + uint64_t(i) * entry_bytes_);
+    for (uint32_t i = count; i < padded; ++i) v_.padding();
+  }
+
+  void child(uint64_t ptr, int level, int64_t row0, int64_t col0, int local_row, int local_col) {
+    const int shift = b_ * level;  // children of a level-l node cover d^l = 2^(b*l)
+    node(ptr, level - 1, row0 + (int64_t(local_row) << shift), col0 + (int64_t(local_col) << shift));
+  }
+
+  void dense_inner(uint64_t ptr, int level, int64_t row0, int64_t col0) {
+    const uint8_t* p = checked(ptr, level, hi_dense_inner_bytes(d_));
+    for (int i = 0; i < d_ * d_; ++i) {
+      uint64_t c;
+      std::memcpy(&c, p + 8 * uint64_t(i), 8);
+      if (c != 0) child(c, level, row0, col0, i / d_, i % d_);
+    }
+  }
+
+  void sparse_inner(uint64_t ptr, int level, int64_t row0, int64_t col0) {
+    const uint32_t count = header_count(ptr, level, 0);
+    const uint8_t* p = checked(ptr, level, hi_sparse_inner_bytes(count));
+    const uint8_t* pointers = p + 16 + round16(2 * uint64_t(count));
+    for (uint32_t i = 0; i < count; ++i) {
+      uint64_t c;
+      std::memcpy(&c, pointers + 8 * uint64_t(i), 8);
+      child(c, level, row0, col0, p[16 + 2 * i], p[16 + 2 * i + 1]);
+    }
+  }
+
+  const HiSparseMatrix& m_;
+  const Visitor& v_;
+  int d_, b_, entry_bytes_;
+};
+
+void read_entry(const uint8_t* e, int components, Precision p, double scale, double* out) {
+  for (int c = 0; c < components; ++c) {
+    if (p == Precision::f64) {
+      std::memcpy(&out[c], e + 8 * c, 8);
+    } else {
+      float f;
+      std::memcpy(&f, e + 4 * c, 4);
+      out[c] = f;
+    }
+    out[c] *= scale;
+  }
+}
+
+}  // namespace
+
+HostMatrix HiSparseMatrix::to_host() const {
+  TripletList triplets(entry_, rows(), cols());
+  std::vector<double> value(entry_.num_components());
+  Visitor v;
+  v.entry = [&](int64_t row, int64_t col, const uint8_t* e) {
+    if (row >= rows_ || col >= cols_) throw InvalidArgument("hisparse: entry outside the matrix");
+    read_entry(e, entry_.num_components(), precision_, scale_, value.data());
+    if (transposed_)
+      triplets.add(col, row, value.data());
+    else
+      triplets.add(row, col, value.data());
+  };
+  Walker(*this, v).run();
+  HostMatrix a = triplets.build(/*sum_duplicates=*/false);
+  a.name = name_ + (transposed_ ? "^T" : "");
+  return a;
+}
+
+HiSparseStats hisparse_statistics(const HiSparseMatrix& m) {
+  HiSparseStats s;
+  s.pool_bytes = m.pool().size();
+  s.nodes.assign(m.levels(), {});
+  Visitor v;
+  v.node = [&](int level, HiNodeType t) { ++s.nodes[level][static_cast<int>(t)]; };
+  v.entry = [&](int64_t, int64_t, const uint8_t*) { ++s.entries; };
+  v.padding = [&] { ++s.padding_entries; };
+  Walker(m, v).run();
+  s.bytes_per_entry = s.entries == 0 ? 0 : static_cast<double>(s.pool_bytes) / s.entries;
+  return s;
+}
+
+}  // namespace jitsparse
