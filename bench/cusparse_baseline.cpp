@@ -559,12 +559,25 @@ class Runner {
                           type, row_major ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL),
         "cusparseCreateBsr");
     SpMat mat(m);
-    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    r.device_bytes = bsr_bytes(b);
     r.detail = "bsr " + std::to_string(v_) + "x" + std::to_string(v_) +
                (row_major ? " row-major" : " column-major") + " blocks, " + std::to_string(a_.nnz()) +
                " blocks";
     generic_spmv(r, m, static_cast<int64_t>(a_.cols) * v_, static_cast<int64_t>(a_.rows) * v_, type,
                  CUSPARSE_SPMV_BSR_ALG1);
+  }
+
+  // The legacy API's matrix descriptor: general, zero-based (both bsrmv forms).
+  static MatDescr general_descr() {
+    cusparseMatDescr_t d = nullptr;
+    check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
+    MatDescr descr(d);
+    check_cusparse(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+    check_cusparse(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
+    return descr;
+  }
+  static int64_t bsr_bytes(const Bsr& b) {
+    return static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
   }
 
   // Sets complex_pairs_y_ while a complex 2x2 method runs (verify_and_time maps y back).
@@ -582,7 +595,7 @@ class Runner {
                                      CUSPARSE_INDEX_BASE_ZERO, type, CUSPARSE_ORDER_ROW),
                    "cusparseCreateBsr (complex 2x2)");
     SpMat mat(m);
-    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    r.device_bytes = bsr_bytes(b);
     r.detail = "bsr 2x2 complex row-major blocks (quaternions as [[a, b], [-conj b, conj a]]), " +
                std::to_string(a_.nnz()) + " blocks";
     ComplexPairs pairs(complex_pairs_y_);
@@ -592,12 +605,9 @@ class Runner {
 
   void legacy_bsrmv_complex2x2(const Bsr& b, BaselineResult& r) {
     using C = std::conditional_t<std::is_same_v<T, float>, cuComplex, cuDoubleComplex>;
-    cusparseMatDescr_t d = nullptr;
-    check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
-    MatDescr descr(d);
-    check_cusparse(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
-    check_cusparse(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
-    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    const MatDescr descr = general_descr();
+    cusparseMatDescr_t d = descr.get();
+    r.device_bytes = bsr_bytes(b);
     r.detail = "legacy bsrmv 2x2 complex blocks CUSPARSE_DIRECTION_ROW";
     cusparseHandle_t h = handle_.get();
     const int mb = a_.rows, nb = a_.cols, nnzb = static_cast<int>(a_.nnz());
@@ -624,12 +634,9 @@ class Runner {
   }
 
   void legacy_bsrmv(const Bsr& b, bool row_major, BaselineResult& r) {
-    cusparseMatDescr_t d = nullptr;
-    check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
-    MatDescr descr(d);
-    check_cusparse(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
-    check_cusparse(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
-    r.device_bytes = static_cast<int64_t>(b.row_ptr->bytes() + b.col_idx->bytes() + b.values->bytes());
+    const MatDescr descr = general_descr();
+    cusparseMatDescr_t d = descr.get();
+    r.device_bytes = bsr_bytes(b);
     r.detail = "legacy bsrmv " + std::to_string(v_) + "x" + std::to_string(v_) +
                (row_major ? " CUSPARSE_DIRECTION_ROW" : " CUSPARSE_DIRECTION_COLUMN");
     cusparseHandle_t h = handle_.get();

@@ -9,19 +9,6 @@
 namespace jitsparse {
 namespace {
 
-template <class T>
-SpmvParams<T> make_params(const DeviceMatrix& a, const DeviceVector& x, DeviceVector& y, double alpha,
-                          double beta) {
-  SpmvParams<T> p = a.params<T>();
-  p.x = static_cast<const T*>(x.data());
-  p.x_stride = x.stride();
-  p.y = static_cast<T*>(y.data());
-  p.y_stride = y.stride();
-  p.alpha = static_cast<T>(alpha);
-  p.beta = static_cast<T>(beta);
-  return p;
-}
-
 void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x, const DeviceVector& y) {
   const std::string who = "variant " + v.name() + ": ";
   if (v.entry != a.entry()) throw InvalidArgument(who + "the matrix holds '" + a.entry() + "' entries");
@@ -84,10 +71,10 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     prologue_grid_ = dim3(static_cast<unsigned>(std::min<long long>((cols + 255) / 256, 8LL * d.sm_count)));
   }
   if (v.precision == Precision::f32) {
-    pf_ = make_params<float>(a, x, y, alpha, beta);
+    pf_ = make_spmv_params<float>(a, x, y, alpha, beta);
     pf_.block_row = block_row;
   } else {
-    pd_ = make_params<double>(a, x, y, alpha, beta);
+    pd_ = make_spmv_params<double>(a, x, y, alpha, beta);
     pd_.block_row = block_row;
   }
 }

@@ -29,6 +29,21 @@ class SpmvLaunch {
   SpmvParams<double> pd_{};
 };
 
+// The kernel arguments of y = alpha*op(A)*x + beta*y without any check: what SpmvLaunch passes, for code
+// that launches kernels itself (exported ones, tests). block_row stays null (hola workspace).
+template <class T>
+SpmvParams<T> make_spmv_params(const DeviceMatrix& a, const DeviceVector& x, DeviceVector& y, double alpha,
+                               double beta) {
+  SpmvParams<T> p = a.params<T>();
+  p.x = static_cast<const T*>(x.data());
+  p.x_stride = x.stride();
+  p.y = static_cast<T*>(y.data());
+  p.y_stride = y.stride();
+  p.alpha = static_cast<T>(alpha);
+  p.beta = static_cast<T>(beta);
+  return p;
+}
+
 // One-shot convenience: y = alpha*A*x + beta*y, enqueued on ctx.stream().
 void spmv(Context& ctx, const Variant& v, const DeviceMatrix& a, const DeviceVector& x, DeviceVector& y,
           double alpha = 1.0, double beta = 0.0);

@@ -67,7 +67,6 @@ __device__ __forceinline__ T combine(const SpmvParams<T>& p, T acc, const T* y) 
 // The vector layouts give the address of component i of element j; stores follow from it:
 //   store_y:      y = alpha * s + beta * y   (the only writer of the element)
 //   scale_y:      y = beta * y               (before others add into it)
-//   add_y:        y += alpha * s             (the only writer after scale_y)
 //   add_y_atomic: y += alpha * s by atomics  (several writers after scale_y)
 template <class Derived>
 struct VecStores {
@@ -86,11 +85,6 @@ struct VecStores {
       T* y = Derived::template y_at<E>(p, row, i);
       *y = p.beta == T(0) ? T(0) : p.beta * *y;
     }
-  }
-  template <class E, class T>
-  __device__ __forceinline__ static void add_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
-#pragma unroll
-    for (int i = 0; i < E::V; ++i) *Derived::template y_at<E>(p, row, i) += p.alpha * s[i];
   }
   template <class E, class T>
   __device__ __forceinline__ static void add_y_atomic(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {

@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "parse_error_util.hpp"
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/host_matrix.hpp"
 #include "io/matrix_market.hpp"
 
 using namespace jitsparse;
+using jitsparse::test::contains;
+using jitsparse::test::parse_error;
 
 namespace {
 
@@ -35,17 +38,6 @@ const double* find_entry(const HostMatrix& a, int32_t r, int32_t c) {
 double value_at(const HostMatrix& a, int32_t r, int32_t c, int component = 0) {
   const double* v = find_entry(a, r, c);
   return v ? v[component] : 0.0;
-}
-
-// The message of the ParseError that `f` throws ("" when none is thrown).
-template <class F>
-std::string parse_error_of(F&& f) {
-  try {
-    f();
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 // Same structure and bit-identical values.
@@ -131,7 +123,7 @@ TEST_CASE("matrix market: every parser/ file gives the expected result or error"
       CHECK(m.nnz() == x.nnz);
       CHECK_NOTHROW(m.validate());
     } else {
-      const std::string msg = parse_error_of([&] { read_matrix_market(path, with_entry(x.entry)); });
+      const std::string msg = parse_error([&] { read_matrix_market(path, with_entry(x.entry)); });
       CAPTURE(msg);
       CHECK(msg.find(path + ":" + std::to_string(x.line) + ": ") == 0);
       CHECK(msg.find(x.message) != std::string::npos);
@@ -184,7 +176,7 @@ TEST_CASE("matrix market: array formats") {
   CHECK(value_at(c, 1, 0, 0) == .709);  // column-major
   CHECK(value_at(c, 0, 1, 1) == .228);
   CHECK(value_at(c, 2, 2, 1) == .890);
-  const std::string msg = parse_error_of([&] { read_matrix_market(data_path("parser/complex.mtx")); });
+  const std::string msg = parse_error([&] { read_matrix_market(data_path("parser/complex.mtx")); });
   CHECK(msg.find(":1: a complex file cannot be read as entry 'real'") != std::string::npos);
 
   // Skew arrays omit the diagonal; Hermitian arrays mirror the conjugate.
@@ -352,7 +344,7 @@ TEST_CASE("matrix market: blocks of size 2 to 8") {
     // A size that is not a multiple of b.
     std::string odd = "%%MatrixMarket matrix coordinate real general\n" + std::to_string(2 * b + 1) + " " +
                       std::to_string(2 * b) + " 0\n";
-    const std::string msg = parse_error_of(
+    const std::string msg = parse_error(
         [&] { read_matrix_market_string(odd, "odd.mtx", with_entry("block" + std::to_string(b))); });
     CHECK(msg.find("odd.mtx:2: ") == 0);
     CHECK(msg.find("not a multiple of the entry size " + std::to_string(b)) != std::string::npos);
@@ -369,7 +361,7 @@ TEST_CASE("matrix market: blocks of size 2 to 8") {
   CHECK(find_entry(s, 0, 1)[0] == 8);
   CHECK(find_entry(s, 1, 1)[3] == 2);
   // A complex file cannot become blocks.
-  CHECK(parse_error_of([] {
+  CHECK(parse_error([] {
           read_matrix_market(data_path("complex/csa.mtx"), with_entry("block3"));
         }).find("csa.mtx:1: ") != std::string::npos);
 }
@@ -415,7 +407,7 @@ TEST_CASE("matrix market: quaternion expansion is checked") {
   CHECK_NOTHROW(read_matrix_market_string(nudged, "q", with_entry("quaternion")));
   ReadOptions tight = with_entry("quaternion");
   tight.quaternion_tolerance = 1e-15;
-  CHECK(parse_error_of([&] { read_matrix_market_string(nudged, "q", tight); }).find("block (1, 1)") !=
+  CHECK(parse_error([&] { read_matrix_market_string(nudged, "q", tight); }).find("block (1, 1)") !=
         std::string::npos);
 
   // Broken: in block (1, 3) the scalar at (3, 9) (expected w = 0.5) is 0.25.
@@ -425,7 +417,7 @@ TEST_CASE("matrix market: quaternion expansion is checked") {
   broken.replace(at_line, 15, "\n3 11 0.250000\n");
   const int line = static_cast<int>(std::count(broken.begin(), broken.begin() + at_line + 1, '\n')) + 1;
   const std::string msg =
-      parse_error_of([&] { read_matrix_market_string(broken, "broken.mtx", with_entry("quaternion")); });
+      parse_error([&] { read_matrix_market_string(broken, "broken.mtx", with_entry("quaternion")); });
   CAPTURE(msg);
   CHECK(msg.find("broken.mtx:" + std::to_string(line) + ": block (1, 3)") == 0);
   CHECK(msg.find("scalar rows 1-4, columns 9-12") != std::string::npos);
@@ -435,11 +427,11 @@ TEST_CASE("matrix market: quaternion expansion is checked") {
   // A missing scalar is a zero: the block is then not a quaternion.
   std::string missing = "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 2\n2 2 2\n3 3 2\n";
   const std::string msg2 =
-      parse_error_of([&] { read_matrix_market_string(missing, "m.mtx", with_entry("quaternion")); });
+      parse_error([&] { read_matrix_market_string(missing, "m.mtx", with_entry("quaternion")); });
   CHECK(msg2.find("m.mtx:3: block (1, 1)") == 0);  // the block's first line
   CHECK(msg2.find("(4, 4) is 0 but 2 was expected") != std::string::npos);
   // Sizes must be multiples of 4.
-  CHECK(parse_error_of([] {
+  CHECK(parse_error([] {
           read_matrix_market_string("%%MatrixMarket matrix coordinate real general\n6 8 0\n", "s.mtx",
                                     with_entry("quaternion"));
         }).find("s.mtx:2: size 6 x 8 is not a multiple of the entry size 4") == 0);
@@ -466,14 +458,14 @@ TEST_CASE("matrix market: quaternion field") {
     CHECK(value_at(h, 0, 1, c) == (c == 0 ? 1 : -(c + 1)));
     CHECK(value_at(k, 0, 1, c) == -(c + 1));
   }
-  CHECK(parse_error_of([&] { read_matrix_market_string(general, "g.mtx"); }).find("g.mtx:1: ") == 0);
-  CHECK(parse_error_of([&] {
+  CHECK(parse_error([&] { read_matrix_market_string(general, "g.mtx"); }).find("g.mtx:1: ") == 0);
+  CHECK(parse_error([&] {
           read_matrix_market_string(general, "g.mtx", with_entry("complex"));
         }).find("g.mtx:1: ") == 0);
-  CHECK(parse_error_of([] {
+  CHECK(parse_error([] {
           read_matrix_market(data_path("complex/csa.mtx"), with_entry("quaternion"));
         }).find("csa.mtx:1: a complex file cannot be read as entry 'quaternion'") != std::string::npos);
-  CHECK(parse_error_of([] {
+  CHECK(parse_error([] {
           read_matrix_market_string("%%MatrixMarket matrix coordinate quaternion general\n1 1 1\n1 1 1 2 3\n",
                                     "q.mtx", with_entry("quaternion"));
         }).find("q.mtx:3: missing value") == 0);
@@ -550,12 +542,12 @@ TEST_CASE("matrix market: malformed text is rejected with the line") {
   for (const auto& b : bad) {
     CAPTURE(b.text);
     const std::string msg =
-        parse_error_of([&] { read_matrix_market_string(b.text, "bad.mtx", with_entry(b.entry)); });
+        parse_error([&] { read_matrix_market_string(b.text, "bad.mtx", with_entry(b.entry)); });
     CAPTURE(msg);
     CHECK(msg.find("bad.mtx:" + std::to_string(b.line) + ": ") == 0);
     CHECK(msg.find(b.message) != std::string::npos);
   }
-  CHECK(parse_error_of([] {
+  CHECK(parse_error([] {
           read_matrix_market(data_path("parser/no_such_file.mtx"));
         }).find("cannot open") != std::string::npos);
 }

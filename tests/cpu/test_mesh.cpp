@@ -7,11 +7,14 @@
 #include <fstream>
 #include <string>
 
+#include "parse_error_util.hpp"
 #include "core/error.hpp"
 #include "io/mesh.hpp"
 #include "tuner/builtin_matrices.hpp"
 
 using namespace jitsparse;
+using jitsparse::test::contains;
+using jitsparse::test::parse_error;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,19 +38,6 @@ struct TempDir {
     return p;
   }
 };
-
-// The message of the ParseError that f throws, or "" when it throws nothing.
-template <class F>
-std::string parse_error(F&& f) {
-  try {
-    f();
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // A unit cube of 6 quads as (vertices, faces); its fan triangulation has 12 triangles.
 const double kCube[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},

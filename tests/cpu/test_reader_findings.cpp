@@ -4,26 +4,17 @@
 
 #include <string>
 
+#include "parse_error_util.hpp"
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "io/matrix_market.hpp"
 #include "io/mesh.hpp"
 
 using namespace jitsparse;
+using jitsparse::test::contains;
+using jitsparse::test::parse_error;
 
 namespace {
-
-template <class F>
-std::string parse_error(F&& f) {
-  try {
-    f();
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "(no ParseError)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 const std::string kEntryHead = R"({"name":"t","components":["a"],"vector_components":["v"],)";
 

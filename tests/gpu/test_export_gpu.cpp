@@ -23,6 +23,7 @@
 #include "runtime/device_buffer.hpp"
 #include "runtime/device_matrix.hpp"
 #include "runtime/device_vector.hpp"
+#include "runtime/spmv.hpp"
 
 using namespace jitsparse;
 using jitsparse::test::gpu_context;
@@ -112,17 +113,11 @@ HostMatrix test_matrix(const std::string& entry, bool empty) {
   return random_matrix(EntryRegistry::instance().get(entry), o);
 }
 
-// The params of runtime/spmv.cpp's make_params, plus the hola workspace.
+// The params SpmvLaunch passes, plus the hola workspace.
 template <class T>
 SpmvParams<T> exported_params(const DeviceMatrix& m, const DeviceVector& x, DeviceVector& y, double alpha,
                               double beta, int* block_row) {
-  SpmvParams<T> p = m.params<T>();
-  p.x = static_cast<const T*>(x.data());
-  p.x_stride = x.stride();
-  p.y = static_cast<T*>(y.data());
-  p.y_stride = y.stride();
-  p.alpha = static_cast<T>(alpha);
-  p.beta = static_cast<T>(beta);
+  SpmvParams<T> p = make_spmv_params<T>(m, x, y, alpha, beta);
   p.block_row = block_row;
   return p;
 }
