@@ -131,7 +131,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices")
-      ("no-tune", "do not tune untuned matrices: use the nearest tuned one's winner (or the default)")
+      ("no-tune", "do not tune untuned matrices: use the selection model's first choice (or the domain winner, or the default)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos) instead of the winner")
@@ -206,7 +206,7 @@ int run_bench(const std::vector<std::string>& args) {
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
-      Selection sel = select_variant(db, a, p, schedule_limits(ctx.device()), op, deterministic);
+      Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic);
       if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel);
       group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps));
       BaselineOptions bo;

@@ -32,7 +32,9 @@ int run_tune(const std::vector<std::string>& args) {
       ("mode", po::value<std::string>()->default_value("joint"), "joint (layout and schedule) or schedule (csr-aos-aos only)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x); tuned and recorded apart")
       ("deterministic", "only variants whose result bits never change (no floating-point atomics: op t/h by a transposed copy, no hola)")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices")
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, or train (the selection model's training set)")
+      ("quick", "a matrix not in the database gets only the selection model's first candidates measured (see jitsparse predict)")
+      ("quick-k", po::value<int>()->default_value(0), "with --quick: candidates to measure (0: as many as the model's confidence asks for)")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
@@ -58,6 +60,9 @@ int run_tune(const std::vector<std::string>& args) {
   options.remeasure = vm.count("remeasure") > 0;
   if (vm.count("memory-cap")) options.memory_cap_bytes = parse_bytes(vm["memory-cap"].as<std::string>());
   options.top_layouts = vm["top-layouts"].as<int>();
+  options.quick = vm.count("quick") > 0;
+  options.quick_k = vm["quick-k"].as<int>();
+  if (options.quick_k < 0) throw InvalidArgument("--quick-k must be 0 (the model's choice) or more");
   options.progress = !vm.count("quiet");
   options.verbose = !vm.count("quiet");
 

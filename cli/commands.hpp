@@ -20,5 +20,7 @@ int run_export(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
+int run_predict(const std::vector<std::string>& args);
+int run_evaluate(const std::vector<std::string>& args);
 
 }  // namespace jitsparse::cli

@@ -1,7 +1,6 @@
 #include "core/features.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <type_traits>
@@ -18,28 +17,34 @@ MatrixFeatures compute_features(const HostMatrix& a) {
   f.cols = a.cols;
   f.nnz = a.nnz();
   if (a.rows == 0) return f;
-  double sum_sq = 0, bandwidth_sum = 0, distance_sum = 0;
-  int64_t non_empty = 0;
+  double sum_sq = 0;
   for (int64_t r = 0; r < a.rows; ++r) {
-    const int64_t begin = a.row_ptr[r], end = a.row_ptr[r + 1], len = end - begin;
+    const int64_t len = a.row_ptr[r + 1] - a.row_ptr[r];
     sum_sq += static_cast<double>(len) * len;
     f.max_row = std::max(f.max_row, len);
-    if (len == 0) {
-      ++f.empty_rows;
-      continue;
-    }
+    f.empty_rows += len == 0;
+  }
+  f.mean_row = static_cast<double>(f.nnz) / a.rows;
+  f.std_row = std::sqrt(std::max(0.0, sum_sq / a.rows - f.mean_row * f.mean_row));
+  if (a.cols > 0) f.density = static_cast<double>(f.nnz) / (static_cast<double>(a.rows) * a.cols);
+  // The column extents visit every entry: on large matrices an even sample of rows (about
+  // kSampledEntries entries) keeps run-time selection within a millisecond and changes the means by little.
+  const int64_t stride = std::max<int64_t>(1, f.nnz / kSampledEntries);
+  double bandwidth_sum = 0, distance_sum = 0;
+  int64_t non_empty = 0, entries = 0;
+  for (int64_t r = 0; r < a.rows; r += stride) {
+    const int64_t begin = a.row_ptr[r], end = a.row_ptr[r + 1];
+    if (begin == end) continue;
     ++non_empty;
+    entries += end - begin;
     // columns are sorted, so the first and last entries give the row's extent
     const int64_t band = static_cast<int64_t>(a.col_idx[end - 1]) - a.col_idx[begin];
     bandwidth_sum += static_cast<double>(band);
     f.max_bandwidth = std::max(f.max_bandwidth, band);
     for (int64_t k = begin; k < end; ++k) distance_sum += static_cast<double>(std::llabs(a.col_idx[k] - r));
   }
-  f.mean_row = static_cast<double>(f.nnz) / a.rows;
-  f.std_row = std::sqrt(std::max(0.0, sum_sq / a.rows - f.mean_row * f.mean_row));
-  if (a.cols > 0) f.density = static_cast<double>(f.nnz) / (static_cast<double>(a.rows) * a.cols);
   if (non_empty > 0) f.mean_bandwidth = bandwidth_sum / non_empty;
-  if (f.nnz > 0) f.mean_distance_from_diagonal = distance_sum / f.nnz;
+  if (entries > 0) f.mean_distance_from_diagonal = distance_sum / entries;
   return f;
 }
 
@@ -75,29 +80,6 @@ void from_json(const nlohmann::json& j, MatrixFeatures& f) {
   get("mean_bandwidth", f.mean_bandwidth);
   get("max_bandwidth", f.max_bandwidth);
   get("mean_distance_from_diagonal", f.mean_distance_from_diagonal);
-}
-
-double feature_distance(const MatrixFeatures& a, const MatrixFeatures& b) {
-  // Sizes and lengths matter by ratio (a matrix twice as large is as far as one half as large), so they
-  // enter as log2(1 + v); shape quantities are made relative first so they are comparable across sizes.
-  auto lg = [](double v) { return std::log2(1.0 + std::max(0.0, v)); };
-  auto ratio = [](double num, double den) { return den > 0 ? num / den : 0.0; };
-  auto vec = [&](const MatrixFeatures& f) {
-    return std::array<double, 8>{
-        lg(static_cast<double>(f.rows)),
-        lg(static_cast<double>(f.cols)),
-        lg(static_cast<double>(f.nnz)),
-        lg(f.mean_row),
-        lg(ratio(f.std_row, f.mean_row)),                          // irregularity of row lengths
-        lg(ratio(static_cast<double>(f.max_row), f.mean_row)),     // ELL padding risk
-        2.0 * ratio(static_cast<double>(f.empty_rows), static_cast<double>(f.rows)),
-        lg(ratio(f.mean_distance_from_diagonal * 1024.0, static_cast<double>(f.cols))),  // locality of x reads
-    };
-  };
-  const auto va = vec(a), vb = vec(b);
-  double d = 0;
-  for (size_t i = 0; i < va.size(); ++i) d += (va[i] - vb[i]) * (va[i] - vb[i]);
-  return std::sqrt(d);
 }
 
 }  // namespace jitsparse

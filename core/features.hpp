@@ -14,15 +14,15 @@ struct MatrixFeatures {
   int64_t max_row = 0;
   int64_t empty_rows = 0;
   double density = 0;                // nnz / (rows * cols)
+  // The column extents: exact up to kSampledEntries entries, over an even sample of rows beyond.
   double mean_bandwidth = 0;         // per row: last column - first column (over non-empty rows)
   int64_t max_bandwidth = 0;
   double mean_distance_from_diagonal = 0;  // |col - row| averaged over entries
 };
+constexpr int64_t kSampledEntries = int64_t{1} << 18;
 
 MatrixFeatures compute_features(const HostMatrix& a);
 void to_json(nlohmann::json& j, const MatrixFeatures& f);
 void from_json(const nlohmann::json& j, MatrixFeatures& f);
-// A distance in feature space (log-scaled sizes), for nearest-matrix selection.
-double feature_distance(const MatrixFeatures& a, const MatrixFeatures& b);
 
 }  // namespace jitsparse

@@ -54,7 +54,8 @@ bool MeasurementRecord::deterministic() const {
 }
 
 void to_json(nlohmann::json& j, const MeasurementRecord& m) {
-  j = {{"variant", m.variant}, {"status", m.status}, {"bytes", m.bytes}, {"deterministic", m.deterministic()}};
+  j = {{"variant", m.variant}, {"status", m.status}, {"bytes", m.bytes}, {"deterministic", m.deterministic()},
+       {"seconds", m.seconds}};
   if (m.ok()) {
     j["median_us"] = m.median_us;
     j["samples_us"] = m.samples_us;
@@ -71,6 +72,7 @@ void from_json(const nlohmann::json& j, MeasurementRecord& m) {
   m.samples_us = j.value("samples_us", std::vector<double>{});
   m.reps_per_sample = j.value("reps_per_sample", 0);
   m.gbps = j.value("gbps", 0.0);
+  m.seconds = j.value("seconds", 0.0);
 }
 
 const MeasurementRecord* MatrixRecord::find(const std::string& variant) const {
@@ -103,7 +105,7 @@ void to_json(nlohmann::json& j, const MatrixRecord& r) {
        {"precision", r.precision}, {"op", r.op}, {"domain", r.domain},   {"features", r.features},
        {"compulsory_bytes", r.compulsory_bytes},          {"measurements", r.measurements},
        {"winner", r.winner},     {"schedule_only", r.schedule_only},
-       {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}};
+       {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}, {"search", r.search}};
 }
 
 void from_json(const nlohmann::json& j, MatrixRecord& r) {
@@ -120,6 +122,8 @@ void from_json(const nlohmann::json& j, MatrixRecord& r) {
   r.schedule_only = j.value("schedule_only", "");
   r.deterministic_winner = j.value("deterministic_winner", "");
   r.complete = j.value("complete", false);
+  r.search = j.value("search", "full");
+  if (r.search != "full" && r.search != "quick") throw ParseError("search '" + r.search + "' (expected full or quick)");
 }
 
 std::string TuningDatabase::path_for(const DeviceInfo& gpu, const std::string& cache_root) {
@@ -137,7 +141,8 @@ TuningDatabase::TuningDatabase(std::string path) : path_(std::move(path)) { read
 nlohmann::json TuningDatabase::header() const {
   nlohmann::json h = {{"format", kFormat}, {"generator_version", JITSPARSE_VERSION}, {"nvrtc_version", nvrtc_version()}};
   if (have_gpu_) {
-    h["gpu"] = {{"name", gpu_.name}, {"arch", gpu_.arch()}, {"sm_count", gpu_.sm_count}, {"key", gpu_.key()}};
+    h["gpu"] = {{"name", gpu_.name}, {"arch", gpu_.arch()}, {"sm_count", gpu_.sm_count}, {"key", gpu_.key()},
+                {"l2_bytes", gpu_.l2_bytes}};
     h["driver_version"] = gpu_.driver_version;
     h["runtime_version"] = gpu_.runtime_version;
   }
@@ -154,6 +159,7 @@ void TuningDatabase::read() {
     if (j.value("format", 0) != kFormat) throw std::runtime_error("unknown format");
     stale_ = j.value("generator_version", "") != JITSPARSE_VERSION || j.value("nvrtc_version", "") != nvrtc_version();
     records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
+    if (j.contains("gpu") && j["gpu"].is_object()) file_l2_bytes_ = j["gpu"].value("l2_bytes", 0LL);
     for (const auto& d : j.value("domains", nlohmann::json::array()))
       domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
                           d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{}),

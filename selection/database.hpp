@@ -21,6 +21,7 @@ struct MeasurementRecord {
   int reps_per_sample = 0;
   double gbps = 0;
   int64_t bytes = 0;   // the packed matrix on the GPU (for the copy kind of op t/h: the transposed copy)
+  double seconds = 0;  // wall time spent checking and timing it (with its final re-timing): search cost
   bool ok() const { return status == "ok"; }
   bool deterministic() const;  // of the variant: same bits every run (Variant::deterministic)
 };
@@ -38,6 +39,8 @@ struct MatrixRecord {
   std::string schedule_only;  // best csr-aos-aos variant (schedule-only tuning)
   std::string deterministic_winner;  // best variant whose result bits never change (Variant::deterministic)
   bool complete = false;      // false: the search stopped early (budget) or is in progress
+  std::string search = "full";  // "full": the staged search; "quick": only the model's candidates (never
+                                // taught to the model, never an exhaustive best)
 
   const MeasurementRecord* find(const std::string& variant) const;
   // fastest "ok" measurement (of csr-aos-aos only, of deterministic variants only)
@@ -60,6 +63,8 @@ class TuningDatabase {
 
   const std::string& path() const { return path_; }
   bool stale() const { return stale_; }
+  // The L2 size of the database's GPU (from the GPU, or as the file recorded it; 0 if unknown).
+  long long l2_bytes() const { return have_gpu_ ? gpu_.l2_bytes : file_l2_bytes_; }
   std::string warning() const { return warning_; }  // what was wrong with the file, if anything
 
   MatrixRecord* find(const std::string& hash, const std::string& precision, const std::string& op = "n");
@@ -87,6 +92,7 @@ class TuningDatabase {
   std::string path_;
   DeviceInfo gpu_;
   bool have_gpu_ = false;
+  long long file_l2_bytes_ = 0;
   bool stale_ = false;
   std::string warning_;
   std::vector<MatrixRecord> records_;

@@ -8,8 +8,9 @@
 namespace jitsparse {
 
 // Run-time selection: pick the variant for a matrix from this GPU's tuning database (the exact matrix,
-// else the nearest tuned one by features, else the domain's winner, else a safe default; Selection::level
-// says which) and load its kernel into the context, so the first product does not compile.
+// else the selection model's first choice for a matrix never tuned, else the domain's winner, else a safe
+// default; Selection::level and detail say which) and load its kernel into the context, so the first
+// product does not compile. tuner/quick_tune.hpp measures the model's candidates instead, once per matrix.
 // op: A x, A^T x or A^H x; deterministic: only variants whose result bits never change.
 Selection load_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op = Op::n,
                      bool deterministic = false);

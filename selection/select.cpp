@@ -1,10 +1,12 @@
 #include "selection/select.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 #include "core/error.hpp"
 #include "core/features.hpp"
+#include "core/yardstick.hpp"
 
 namespace jitsparse {
 
@@ -25,35 +27,32 @@ Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& 
   return v;
 }
 
-Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits,
+Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const DeviceInfo& gpu,
                          Op op, bool deterministic) {
   auto winner_of = [deterministic](const MatrixRecord& r) { return deterministic ? r.deterministic_winner : r.winner; };
   const std::string prec = to_string(p), ops = to_string(op);
   if (op == Op::h && !a.entry.has_adjoint)
     throw InvalidArgument("entry type '" + a.entry.name + "' (" + a.entry.source + ") has no adjoint: A^H x is not available");
   if (const MatrixRecord* r = db.find(matrix_hash(a), prec, ops); r && !winner_of(*r).empty())
-    return {Variant::parse(winner_of(*r)), "exact", "tuned on this matrix ('" + r->name + "')"};
-  const MatrixFeatures f = compute_features(a);
-  const MatrixRecord* nearest = nullptr;
-  double best = std::numeric_limits<double>::infinity();
-  for (const MatrixRecord* r : db.records()) {
-    if (r->entry != a.entry.name || r->precision != prec || r->op != ops || winner_of(*r).empty()) continue;
-    const double d = feature_distance(f, r->features);
-    if (d < best) {
-      best = d;
-      nearest = r;
-    }
+    return {Variant::parse(winner_of(*r)), "exact",
+            std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
+  const SelectionModel model(db, gpu.l2_bytes);
+  Prediction pred = model.predict({compute_features(a), compulsory_bytes(a, p), a.entry.name, p, op, deterministic});
+  if (!pred.empty()) {
+    const Candidate& top = pred.ranked.front();
+    char detail[256];
+    std::snprintf(detail, sizeof detail,
+                  "never tuned: the model's first choice from %zu tuned neighbours (nearest '%s'), expected %.2fx "
+                  "the best, confidence %.2f",
+                  pred.neighbours.size(), pred.neighbours.front().name.c_str(), top.expected_relative, pred.confidence);
+    return {Variant::parse(top.variant), "model", detail, std::move(pred)};
   }
-  if (nearest)
-    return {Variant::parse(winner_of(*nearest)), "nearest",
-            "winner of '" + nearest->name + "', the tuned matrix with the closest features (distance " +
-                std::to_string(best) + ")"};
   for (const auto& d : db.domains())
     if (d.entry == a.entry.name && d.precision == prec && d.op == ops && !d.winner.empty() &&
         (!deterministic || Variant::parse(d.winner).deterministic()))
-      return {Variant::parse(d.winner), "domain", "winner of domain '" + d.domain + "'"};
-  return {default_variant(a, p, limits, op, deterministic), "default",
-          "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU"};
+      return {Variant::parse(d.winner), "domain", "winner of domain '" + d.domain + "'", {}};
+  return {default_variant(a, p, schedule_limits(gpu), op, deterministic), "default",
+          "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}};
 }
 
 }  // namespace jitsparse

@@ -4,21 +4,26 @@
 #include "core/host_matrix.hpp"
 #include "generator/search_space.hpp"
 #include "generator/variant.hpp"
+#include "runtime/device_info.hpp"
 #include "selection/database.hpp"
+#include "selection/model.hpp"
 
 namespace jitsparse {
 
 // Which variant to run for a matrix on this GPU, and how it was found.
 struct Selection {
   Variant variant;
-  std::string level;   // "exact" (this matrix was tuned), "nearest" (the tuned matrix with the closest
-                       // features), "domain" (the domain's winner), "default" (nothing tuned for this entry)
+  std::string level;   // "exact" (this matrix was tuned), "model" (never tuned: the selection model's first
+                       // candidate, learnt from every tuned matrix of the entry type), "domain" (the domain's
+                       // winner), "default" (nothing tuned for this entry type)
   std::string detail;  // e.g. the matrix it was taken from
+  Prediction prediction;  // level "model": the whole ranking, its confidence and the neighbours
 };
 
 // Records of another operation (op n, t, h) are never used: a variant computes one operation.
 // deterministic: only variants whose result bits never change (the records' deterministic winners).
-Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const ScheduleLimits& limits,
+// gpu: the GPU the database belongs to (its L2 size is a feature of the model, its limits bound the default).
+Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const DeviceInfo& gpu,
                          Op op = Op::n, bool deterministic = false);
 // The safe default: csr-aos-aos, dynamic, 256 threads, a few threads per row for long rows; for op t and
 // h the atomic kind (no second copy of the matrix), or the copy kind when it must be deterministic.

@@ -19,6 +19,11 @@ std::string bench_report_html(const nlohmann::json& bench);
 // Writes it atomically; throws Error if the file cannot be written.
 void write_bench_report_html(const nlohmann::json& bench, const std::string& path);
 
+// The evaluation page of `jitsparse evaluate` (its JSON document: gpu, database, holdouts[] of
+// evaluation_document plus the cuSPARSE times).
+std::string evaluate_report_html(const nlohmann::json& evaluate);
+void write_evaluate_report_html(const nlohmann::json& evaluate, const std::string& path);
+
 // Escapes &, <, >, " and ' for HTML text and attribute values.
 std::string html_escape(const std::string& text);
 

@@ -20,6 +20,7 @@
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/spmv.hpp"
+#include "selection/model.hpp"
 #include "tuner/gpu_check.hpp"
 
 namespace jitsparse {
@@ -191,6 +192,8 @@ Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
   options_.progress = options_.progress && ::isatty(STDERR_FILENO);
 }
 
+Tuner::~Tuner() = default;
+
 double Tuner::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
@@ -278,7 +281,8 @@ void Tuner::measure(Job& job, const Variant& v) {
   } catch (const Error& e) {
     m.status = std::string("error: ") + e.what();
   }
-  measure_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  measure_seconds_ += m.seconds;
   ++variants_done_;
   job.record.upsert(m);
 }
@@ -433,8 +437,10 @@ void Tuner::choose_winners(Job& job) {
     const int vl = v.layout.vector == VectorLayout::aos ? 0 : 1;
     if (!job.packed.count(matrix_key(v))) continue;
     try {
+      const auto t0 = std::chrono::steady_clock::now();
       SpmvLaunch launch(ctx_, v, *job.packed.at(matrix_key(v)), *job.x[vl], *job.y[vl]);
       const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.final_timing);
+      m.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       m.median_us = t.median_us;
       m.samples_us = t.samples_us;
       m.reps_per_sample = t.reps_per_sample;
@@ -472,99 +478,158 @@ void Tuner::print_result(const Job& job, bool stopped) const {
 
 bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const EntryType& entry = a.entry;
-  const ScheduleLimits limits = schedule_limits(ctx_.device());
-  const std::string hash = matrix_hash(a);
-  const MatrixFeatures features = compute_features(a);
-  const Op op = options_.op;
-  if (op == Op::h && !entry.has_adjoint)
+  if (options_.op == Op::h && !entry.has_adjoint)
     throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") has no adjoint: cannot tune A^H x");
+  for (Precision p : options_.precisions) {
+    if (!entry.supports(to_string(p))) continue;
+    if (!run_job(a, domain, p, nullptr)) return false;
+  }
+  return true;
+}
+
+void Tuner::measure_variants(const HostMatrix& a, const std::string& domain, Precision p,
+                             const std::vector<Variant>& variants) {
+  if (!a.entry.supports(to_string(p)))
+    throw InvalidArgument("entry type '" + a.entry.name + "' has no " + to_string(p) + " kernels");
+  run_job(a, domain, p, &variants);
+}
+
+// Quick tuning: the selection model's first candidates for this matrix (nothing when the database knows
+// no matrix of this entry type, precision and operation: the caller runs the full search then).
+std::vector<Variant> Tuner::quick_candidates(const HostMatrix& a, Precision p, std::string* why) const {
+  const SelectionModel model(db_, ctx_.device().l2_bytes);
+  ModelQuery q{compute_features(a), compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic};
+  const Prediction pred = model.predict(q);
+  std::vector<Variant> out;
+  if (pred.empty()) {
+    *why = "no tuned matrix of " + a.entry.name + " " + to_string(p) + " op " + to_string(options_.op) +
+           " on this GPU to learn from: running the full search";
+    return out;
+  }
+  const int k = options_.quick_k > 0 ? options_.quick_k : pred.quick_k;
+  for (int i = 0; i < k && i < static_cast<int>(pred.ranked.size()); ++i) out.push_back(Variant::parse(pred.ranked[i].variant));
+  *why = std::to_string(out.size()) + " candidates of the model (confidence " +
+         std::to_string(pred.confidence).substr(0, 4) + ", nearest '" + pred.neighbours.front().name + "')";
+  return out;
+}
+
+bool Tuner::run_job(const HostMatrix& a, const std::string& domain, Precision p, const std::vector<Variant>* given) {
+  const EntryType& entry = a.entry;
+  const ScheduleLimits limits = schedule_limits(ctx_.device());
+  const Op op = options_.op;
+  Job job;
+  job.a = &a;
+  job.precision = p;
+  job.record.name = a.name;
+  job.record.hash = matrix_hash(a);
+  job.record.entry = entry.name;
+  job.record.precision = to_string(p);
+  job.record.op = to_string(op);
+  job.record.domain = domain;
+  job.record.features = compute_features(a);
+  job.record.compulsory_bytes = compulsory_bytes(a, p);
+  const bool quick = options_.quick && !given;
+  std::vector<Variant> quick_list;
+  if (const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op)); old && !options_.remeasure && !db_.stale()) {
+    const bool enough = old->complete && (old->search == "full" || quick) &&
+                        (!options_.deterministic || !old->deterministic_winner.empty());
+    if (enough && !given) {
+      tuned_.emplace_back(job.record.hash, to_string(p));
+      ++matrices_done_;
+      if (options_.verbose || options_.progress)
+        std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p) << ": already tuned"
+                  << (old->search == "quick" ? " (quick)" : "") << ", winner "
+                  << (options_.deterministic ? old->deterministic_winner : old->winner)
+                  << " (use --remeasure to measure again)\n";
+      return true;
+    }
+    job.record.measurements = old->measurements;  // resume
+    job.record.search = old->search;
+    if (given) {  // measuring more of a finished record keeps what it was
+      job.record.complete = old->complete;
+      job.record.domain = old->domain;
+    }
+  }
+  if (out_of_budget()) return false;
+  if (quick) {
+    std::string why;
+    quick_list = quick_candidates(a, p, &why);
+    if (options_.verbose || options_.progress)
+      std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p) << ": quick tuning, " << why << "\n";
+    if (!quick_list.empty()) given = &quick_list;
+  }
+  if (given && !db_.find(job.record.hash, to_string(p), to_string(op))) job.record.search = "quick";
+  if (!given) job.record.search = "full";
+
+  // Op t/h in both kinds: the copy kind first over every layout x threads-per-row, then the atomic kind
+  // only where the copy kind ranked a layout's threads-per-row best (atomic_stage_one).
+  std::vector<Variant> stage1, atomic;
+  if (given) {
+    stage1 = *given;
+  } else {
+    for (const auto& v : stage_one_variants(entry, p, options_, limits))
+      (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
+  }
+  const bool staged = !atomic.empty() && std::any_of(stage1.begin(), stage1.end(), [](const Variant& v) {
+    return v.transpose == TransposeKind::copy;
+  });
+  if (!staged) {
+    stage1.insert(stage1.end(), atomic.begin(), atomic.end());
+    atomic.clear();
+  }
+  pack_layouts(job, stage1);
   // op(A) x: x has a.cols elements for A x, a.rows for A^T x and A^H x (and y the other length).
   const int64_t x_len = is_transposed(op) ? a.rows : a.cols, y_len = is_transposed(op) ? a.cols : a.rows;
   const auto x_host = random_vector(x_len, a.vector_components(), 12345);
-  std::unique_ptr<GpuCheck> check;  // the reference is the same for both precisions
+  for (int vl = 0; vl < 2; ++vl) {
+    const VectorLayout layout = vl == 0 ? VectorLayout::aos : VectorLayout::soa;
+    job.x[vl] = std::make_unique<DeviceVector>(ctx_, x_len, a.vector_components(), layout, p);
+    job.y[vl] = std::make_unique<DeviceVector>(ctx_, y_len, a.vector_components(), layout, p);
+    job.x[vl]->upload(x_host);
+  }
+  // The reference is the same for both precisions: keep it while the same matrix is tuned.
+  if (!check_ || check_hash_ != job.record.hash || check_op_ != op) {
+    check_.reset();
+    check_ = std::make_unique<GpuCheck>(ctx_, a, x_host, op);
+    check_hash_ = job.record.hash;
+    check_op_ = op;
+  }
+  job.check = std::move(check_);
 
-  for (Precision p : options_.precisions) {
-    if (!entry.supports(to_string(p))) continue;
-    Job job;
-    job.a = &a;
-    job.precision = p;
-    job.record.name = a.name;
-    job.record.hash = hash;
-    job.record.entry = entry.name;
-    job.record.precision = to_string(p);
-    job.record.op = to_string(op);
-    job.record.domain = domain;
-    job.record.features = features;
-    job.record.compulsory_bytes = compulsory_bytes(a, p);
-    if (const MatrixRecord* old = db_.find(hash, to_string(p), to_string(op)); old && !options_.remeasure && !db_.stale()) {
-      if (old->complete && (!options_.deterministic || !old->deterministic_winner.empty())) {
-        tuned_.emplace_back(hash, to_string(p));
-        ++matrices_done_;
-        if (options_.verbose || options_.progress)
-          std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p)
-                    << ": already tuned, winner "
-                    << (options_.deterministic ? old->deterministic_winner : old->winner)
-                    << " (use --remeasure to measure again)\n";
-        continue;
-      }
-      job.record.measurements = old->measurements;  // resume
-    }
-    if (out_of_budget()) return false;
-
-    // Op t/h in both kinds: the copy kind first over every layout x threads-per-row, then the atomic kind
-    // only where the copy kind ranked a layout's threads-per-row best (atomic_stage_one).
-    std::vector<Variant> stage1, atomic;
-    for (const auto& v : stage_one_variants(entry, p, options_, limits))
-      (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
-    const bool staged = !atomic.empty() && std::any_of(stage1.begin(), stage1.end(), [](const Variant& v) {
-      return v.transpose == TransposeKind::copy;
-    });
-    if (!staged) {
-      stage1.insert(stage1.end(), atomic.begin(), atomic.end());
-      atomic.clear();
-    }
-    pack_layouts(job, stage1);
-    for (int vl = 0; vl < 2; ++vl) {
-      const VectorLayout layout = vl == 0 ? VectorLayout::aos : VectorLayout::soa;
-      job.x[vl] = std::make_unique<DeviceVector>(ctx_, x_len, a.vector_components(), layout, p);
-      job.y[vl] = std::make_unique<DeviceVector>(ctx_, y_len, a.vector_components(), layout, p);
-      job.x[vl]->upload(x_host);
-    }
-    if (!check) check = std::make_unique<GpuCheck>(ctx_, a, x_host, op);
-    job.check = std::move(check);
-
-    const size_t grid = all_schedules(limits, {1}).size();
-    job.planned = stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
-    job.stage = staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
-    run_variants(job, stage1);
-    if (staged) {
-      const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout);
-      pack_layouts(job, chosen);
-      job.stage = "layouts x threads-per-row (atomic kind)";
-      run_variants(job, chosen);
-      stage1.insert(stage1.end(), chosen.begin(), chosen.end());
-    }
+  const size_t grid = all_schedules(limits, {1}).size();
+  job.planned = given ? stage1.size()
+                      : stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
+  job.stage = given ? (quick ? "the model's candidates" : "given variants")
+                    : staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
+  run_variants(job, stage1);
+  if (staged) {
+    const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout);
+    pack_layouts(job, chosen);
+    job.stage = "layouts x threads-per-row (atomic kind)";
+    run_variants(job, chosen);
+    stage1.insert(stage1.end(), chosen.begin(), chosen.end());
+  }
+  if (!given) {
     job.stage = "schedule grid";
     run_variants(job, stage_two_variants(job, stage1, limits));
-
-    const bool stopped = out_of_budget();
-    if (!stopped) {
-      choose_winners(job);
-    } else {  // the budget is spent: the best so far, as measured
-      if (const auto* w = job.record.best()) job.record.winner = w->variant;
-      if (const auto* s = job.record.best(true)) job.record.schedule_only = s->variant;
-      if (const auto* d = job.record.best(false, true)) job.record.deterministic_winner = d->variant;
-    }
-    job.record.complete = !stopped;
-    db_.upsert(job.record);
-    db_.save();
-    tuned_.emplace_back(hash, to_string(p));
-    print_result(job, stopped);
-    check = std::move(job.check);
-    ++matrices_done_;
-    if (stopped) return false;
   }
-  return true;
+
+  const bool stopped = out_of_budget();
+  if (!stopped) {
+    choose_winners(job);
+  } else {  // the budget is spent: the best so far, as measured
+    if (const auto* w = job.record.best()) job.record.winner = w->variant;
+    if (const auto* s = job.record.best(true)) job.record.schedule_only = s->variant;
+    if (const auto* d = job.record.best(false, true)) job.record.deterministic_winner = d->variant;
+  }
+  if (!given || quick) job.record.complete = !stopped;
+  db_.upsert(job.record);
+  db_.save();
+  tuned_.emplace_back(job.record.hash, to_string(p));
+  print_result(job, stopped);
+  check_ = std::move(job.check);
+  ++matrices_done_;
+  return !stopped;
 }
 
 void Tuner::finish() {

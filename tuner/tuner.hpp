@@ -2,6 +2,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "selection/database.hpp"
 
 namespace jitsparse {
+
+class GpuCheck;
 
 struct TuneOptions {
   std::string mode = "joint";  // "joint": layouts and schedules; "schedule": schedules on csr-aos-aos only
@@ -31,6 +34,10 @@ struct TuneOptions {
   double variant_time_limit_ms = 500;  // a single launch slower than this is recorded as "timeout"
   bool progress = true;                // progress line with ETA on stderr (when it is a terminal)
   bool verbose = false;                // a line per matrix even without a terminal
+  // Quick tuning: a matrix the database does not hold gets only the selection model's first candidates
+  // measured (quick_k of them; 0: as many as the model's confidence asks for), recorded as search "quick".
+  bool quick = false;
+  int quick_k = 0;
 };
 
 // The search of DESIGN.md: per matrix and precision, stage 1 measures every layout x threads-per-row with
@@ -41,9 +48,14 @@ struct TuneOptions {
 class Tuner {
  public:
   Tuner(Context& ctx, TuningDatabase& db, TuneOptions options);
+  ~Tuner();
 
   // Tunes one matrix in every requested precision. Returns false when the budget ran out.
   bool tune(const HostMatrix& a, const std::string& domain);
+  // Measures these variants of one matrix in one precision (those its record lacks), re-times the fastest
+  // and saves: the evaluation's check of predictions the staged search never timed. A record that
+  // exists keeps its kind of search and completeness; a new one is recorded as a quick search.
+  void measure_variants(const HostMatrix& a, const std::string& domain, Precision p, const std::vector<Variant>& variants);
   // Domain winners over everything tuned in this run (geometric mean of the speedup over schedule-only).
   void finish();
   // The tune-result document (tuner/report.hpp renders it).
@@ -53,6 +65,8 @@ class Tuner {
 
  private:
   struct Job;
+  bool run_job(const HostMatrix& a, const std::string& domain, Precision p, const std::vector<Variant>* given);
+  std::vector<Variant> quick_candidates(const HostMatrix& a, Precision p, std::string* why) const;
   void pack_layouts(Job& job, const std::vector<Variant>& variants);
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
@@ -75,6 +89,9 @@ class Tuner {
   double measure_seconds_ = 0;  // checking and timing variants
   double pack_seconds_ = 0;     // packing layouts on the host and uploading them
   double compile_seconds_ = 0;  // waiting for NVRTC (wall time; the compile stats sum the threads)
+  std::unique_ptr<GpuCheck> check_;  // the CPU reference of the matrix tuned last (kept across precisions)
+  std::string check_hash_;
+  Op check_op_ = Op::n;
 };
 
 // Stage-1 and grid variants for one entry/precision (exposed for tests). Stage one: every layout x

@@ -87,19 +87,21 @@ TEST_CASE("tuner: the database round-trips and selection says which level it use
   CHECK(r->measurements.size() == 2);
   CHECK(r->find(winner)->samples_us.size() == 2);
 
-  const ScheduleLimits limits;
-  CHECK(select_variant(db, tuned, Precision::f64, limits).level == "exact");
-  const Selection near = select_variant(db, similar, Precision::f64, limits);
-  CHECK(near.level == "nearest");
+  const DeviceInfo gpu = fake_gpu();
+  CHECK(select_variant(db, tuned, Precision::f64, gpu).level == "exact");
+  const Selection near = select_variant(db, similar, Precision::f64, gpu);
+  CHECK(near.level == "model");
   CHECK(near.variant.name() == winner);
-  CHECK(near.detail.find("tuned") != std::string::npos);
-  const Selection none = select_variant(db, tuned, Precision::f32, limits);
+  CHECK(near.detail.find("never tuned") != std::string::npos);
+  REQUIRE(near.prediction.neighbours.size() == 1);
+  CHECK(near.prediction.neighbours[0].name == "tuned");
+  const Selection none = select_variant(db, tuned, Precision::f32, gpu);
   CHECK(none.level == "default");
   CHECK(none.variant.layout.name() == "csr-aos-aos");
   CHECK(none.variant.precision == Precision::f32);
   // a block3 matrix: nothing tuned for that entry
   const HostMatrix blocks = random_matrix(EntryRegistry::instance().get("block3"), o);
-  CHECK(select_variant(db, blocks, Precision::f64, limits).level == "default");
+  CHECK(select_variant(db, blocks, Precision::f64, gpu).level == "default");
 }
 
 TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's records") {
@@ -112,7 +114,7 @@ TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's
   TuningDatabase db(fake_gpu(), cache.dir);
   RandomMatrixOptions o;
   const HostMatrix a = random_matrix(EntryRegistry::instance().get("complex"), o);
-  const Selection s = select_variant(db, a, Precision::f32, ScheduleLimits{});
+  const Selection s = select_variant(db, a, Precision::f32, fake_gpu());
   CHECK(s.level == "domain");
   CHECK(s.variant.name() == "complex.f32/ell-aos-aos/static-256x8");
 }

@@ -132,7 +132,7 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
     TuningDatabase db(ctx.device(), dir);
     CHECK(choice.variant.name() == db.find(matrix_hash(a), "f64")->winner);
     const auto fresh = load_tuned(other, test_matrix("quaternion", "unseen", 2), Precision::f64);
-    CHECK(fresh.level == "nearest");
+    CHECK(fresh.level == "model");
     const auto none = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f64);
     CHECK(none.level == "default");
   }

@@ -1,0 +1,232 @@
+// jitsparse evaluate: leave-one-out (and leave-one-family-out) over this GPU's tuning database, for the
+// selection model, quick tuning, the rule of thumb and the old nearest-winner selection. On the GPU it
+// first times what the predictors chose but the staged search never timed, and cuSPARSE's best form.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include <boost/program_options.hpp>
+
+#include "bench/cusparse_baseline.hpp"
+#include "cli/commands.hpp"
+#include "cli/matrix_sources.hpp"
+#include "cli/options.hpp"
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "core/random_matrix.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device_info.hpp"
+#include "selection/database.hpp"
+#include "tuner/builtin_matrices.hpp"
+#include "tuner/evaluate.hpp"
+#include "tuner/report.hpp"
+#include "tuner/tuner.hpp"
+
+namespace jitsparse::cli {
+namespace {
+
+// Where the records' matrices come from: the built-in sets by name, and the given files and folders.
+std::map<std::string, MatrixSource> sources_by_name(const std::vector<std::string>& paths, const std::string& entry) {
+  std::map<std::string, MatrixSource> out;
+  for (const char* which : {"all", "train"}) {
+    std::vector<MatrixSource> set;
+    try {
+      set = matrix_sources({}, entry, which);
+    } catch (const InvalidArgument&) {
+      continue;  // a set this build does not have
+    }
+    for (auto& s : set) out.emplace(s.name, s);
+  }
+  if (!paths.empty())
+    for (auto& s : matrix_sources(paths, entry, "all")) out[s.name] = s;
+  return out;
+}
+
+void print_rows(const std::string& holdout, const std::vector<EvaluationRow>& rows) {
+  auto rel = [](const PredictorResult& p) {
+    return p.relative ? std::to_string(*p.relative).substr(0, 5) + "x" : p.status.substr(0, 9);
+  };
+  std::printf("\nleave one %s out\n%-34s %-4s %9s %8s %6s %10s %8s %8s %10s\n", holdout.c_str(), "matrix", "prec",
+              "best us", "model", "conf", "quick (k)", "rule", "nearest", "cuSPARSE");
+  for (const auto& r : rows)
+    std::printf("%-34s %-4s %9.2f %8s %6.2f %7s(%2d) %8s %8s %10s\n", r.matrix.substr(0, 34).c_str(),
+                r.precision.c_str(), r.best_us, rel(r.model).c_str(), r.confidence, rel(r.quick).c_str(), r.quick_k,
+                rel(r.rule).c_str(), rel(r.nearest_winner).c_str(),
+                r.cusparse_us ? (std::to_string(*r.cusparse_us).substr(0, 8) + "us").c_str() : "-");
+  const auto s = evaluation_summary(rows);
+  std::printf("%-16s %7s %11s %10s %10s %8s\n", "predictor", "timed", "within 10%", "within 3%", "geomean", "worst");
+  for (const char* p : {"model", "quick", "rule_of_thumb", "nearest_winner"}) {
+    const auto& j = s[p];
+    if (j.value("timed", 0) == 0) {
+      std::printf("%-16s %7d %11s\n", p, 0, "-");
+      continue;
+    }
+    std::printf("%-16s %7d %10.0f%% %9.0f%% %9.3fx %7.3fx\n", p, j["timed"].get<int>(),
+                100 * j["share_within_10_percent"].get<double>(), 100 * j["share_within_3_percent"].get<double>(),
+                j["geomean_relative"].get<double>(), j["worst_relative"].get<double>());
+  }
+  if (s.contains("quick_share_of_full_gpu_time"))
+    std::printf("quick tuning measured for %.1f s of the full searches' %.1f s of GPU timing (%.1f%%)\n",
+                s["quick_seconds"].get<double>(), s["full_seconds"].get<double>(),
+                100 * s["quick_share_of_full_gpu_time"].get<double>());
+  if (s["cusparse_compared"].get<int>() > 0)
+    std::printf("model's choice slower than cuSPARSE's best where a tuned variant is faster: %d of %d\n",
+                s["model_slower_than_cusparse_where_tuned_is_faster"].get<int>(), s["cusparse_compared"].get<int>());
+}
+
+}  // namespace
+
+int run_evaluate(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "jitsparse evaluate [matrices or folders...] [options]\n\n"
+      "Leave-one-out over this GPU's tuning database: each fully tuned matrix is hidden in turn and the\n"
+      "selection model predicts for it from the others (--holdout family hides its whole domain). Prints,\n"
+      "per matrix, the time of the model's choice, of quick tuning (the fastest of the model's first k) and\n"
+      "of the rule of thumb over the exhaustive best, and the shares within 10% and 3%. On the GPU, variants\n"
+      "a predictor chose that the staged search never timed are measured first (the matrices are rebuilt\n"
+      "from the built-in sets by name, or read from the given files), and so is cuSPARSE's best form.\n\nOptions");
+  opts.add_options()("help,h", "show this help")
+      ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the given matrix files")
+      ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
+      ("holdout", po::value<std::string>()->default_value("both"), "matrix, family or both")
+      ("op", po::value<std::string>()->default_value("n"), "the product evaluated: n, t or h")
+      ("deterministic", "only variants whose result bits never change")
+      ("neighbours", po::value<int>()->default_value(5), "tuned matrices the model consults")
+      ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
+      ("no-cusparse", "do not time cuSPARSE")
+      ("database", po::value<std::string>(), "a tuning database file, read only (implies --no-measure)")
+      ("output,o", po::value<std::string>()->default_value("jitsparse-report"), "folder for evaluate.html and evaluate.json")
+      ("device", po::value<int>()->default_value(0), "GPU ordinal");
+  const auto parsed = parse_command_line(args, opts, "matrix");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  add_entry_configs(vm);
+  const std::string holdout = vm["holdout"].as<std::string>();
+  if (holdout != "matrix" && holdout != "family" && holdout != "both")
+    throw InvalidArgument("--holdout '" + holdout + "' (expected matrix, family or both)");
+  EvaluationOptions base;
+  base.op = parse_op(vm["op"].as<std::string>());
+  base.deterministic = vm.count("deterministic") > 0;
+  base.neighbours = vm["neighbours"].as<int>();
+  if (base.neighbours < 1) throw InvalidArgument("--neighbours must be at least 1");
+  const bool offline = vm.count("database") > 0;
+  const bool measure = !offline && !vm.count("no-measure");
+
+  std::unique_ptr<Context> ctx;
+  std::unique_ptr<TuningDatabase> db;
+  DeviceInfo gpu;
+  if (offline) {
+    const std::string path = vm["database"].as<std::string>();
+    if (!std::filesystem::exists(path)) throw InvalidArgument("no tuning database at " + path);
+    db = std::make_unique<TuningDatabase>(path);
+    gpu.max_threads_per_block = 1024, gpu.max_threads_per_sm = 2048, gpu.max_blocks_per_sm = 32;
+    gpu.l2_bytes = db->l2_bytes();
+  } else {
+    ctx = std::make_unique<Context>(vm["device"].as<int>());
+    gpu = ctx->device();
+    db = std::make_unique<TuningDatabase>(gpu, ctx->cache_root());
+  }
+  if (!db->warning().empty()) std::cerr << "jitsparse evaluate: " << db->warning() << "\n";
+  base.l2_bytes = gpu.l2_bytes;
+  base.limits = schedule_limits(gpu);
+
+  // Every prediction is made from the database as it is now, before anything is measured.
+  std::vector<std::pair<std::string, Evaluation>> runs;
+  for (const std::string h : {"matrix", "family"})
+    if (holdout == h || holdout == "both") {
+      EvaluationOptions o = base;
+      o.holdout = h;
+      runs.emplace_back(h, Evaluation(*db, o));
+    }
+
+  std::map<std::pair<std::string, std::string>, double> cusparse_us;  // (hash, precision) -> best
+  if (ctx) {
+    // What to time, per matrix: the union over the holdouts of what the predictors chose and lack.
+    std::map<std::string, std::vector<MissingTimes>> todo;  // by hash
+    std::map<std::string, std::string> names;
+    for (const auto& [h, ev] : runs)
+      for (auto& m : ev.missing(*db)) {
+        if (!measure) break;
+        todo[m.hash].push_back(m);
+      }
+    for (const MatrixRecord* r : db->records())
+      if (r->complete && r->search == "full" && r->op == to_string(base.op)) names[r->hash] = r->name;
+    if (vm.count("no-cusparse")) {
+      for (auto it = names.begin(); it != names.end();) it = todo.count(it->first) ? std::next(it) : names.erase(it);
+    }
+    const auto sources = sources_by_name(positional_values(vm, "matrix"), vm["entry"].as<std::string>());
+    TuneOptions to;
+    to.op = base.op;
+    to.deterministic = base.deterministic;
+    to.progress = false;
+    Tuner tuner(*ctx, *db, to);
+    size_t done = 0;
+    for (const auto& [hash, name] : names) {
+      ++done;
+      const auto src = sources.find(name);
+      if (src == sources.end()) {
+        std::cerr << "  " << name << ": not a built-in matrix and not among the given files: nothing timed\n";
+        continue;
+      }
+      const HostMatrix a = src->second.load();
+      if (matrix_hash(a) != hash) {
+        std::cerr << "  " << name << ": the matrix of that name differs from the one tuned: nothing timed\n";
+        continue;
+      }
+      std::cerr << "[" << done << "/" << names.size() << "] " << name << "\n";
+      if (auto t = todo.find(hash); t != todo.end()) {
+        std::map<std::string, std::vector<Variant>> by_precision;
+        for (const auto& m : t->second)
+          for (const auto& v : m.variants) {
+            auto& list = by_precision[m.precision];
+            const Variant parsed_v = Variant::parse(v);
+            if (std::find(list.begin(), list.end(), parsed_v) == list.end()) list.push_back(parsed_v);
+          }
+        for (const auto& [prec, variants] : by_precision)
+          tuner.measure_variants(a, src->second.domain, parse_precision(prec), variants);
+      }
+      if (vm.count("no-cusparse")) continue;
+      for (const MatrixRecord* r : db->records()) {
+        if (r->hash != hash || r->op != to_string(base.op) || r->search != "full") continue;
+        BaselineOptions bo;
+        bo.op = base.op;
+        bo.device = gpu.ordinal;
+        const auto x = random_vector(is_transposed(base.op) ? a.rows : a.cols, a.vector_components(), 12345);
+        for (const auto& b : run_cusparse_baselines(a, parse_precision(r->precision), x, bo))
+          if (b.ok()) {
+            auto [it, fresh] = cusparse_us.emplace(std::make_pair(hash, r->precision), b.median_us);
+            if (!fresh) it->second = std::min(it->second, b.median_us);
+          }
+      }
+    }
+  }
+
+  nlohmann::json holdouts = nlohmann::json::array();
+  for (const auto& [h, ev] : runs) {
+    std::vector<EvaluationRow> rows = ev.rows(*db);
+    for (auto& r : rows)
+      if (auto it = cusparse_us.find({r.hash, r.precision}); it != cusparse_us.end()) r.cusparse_us = it->second;
+    print_rows(h, rows);
+    EvaluationOptions o = base;
+    o.holdout = h;
+    holdouts.push_back(evaluation_document(rows, o));
+  }
+  const std::string out = vm["output"].as<std::string>();
+  std::filesystem::create_directories(out);
+  nlohmann::json doc = {{"tool", "jitsparse " JITSPARSE_VERSION},
+                        {"gpu", {{"name", gpu.name}, {"arch", gpu.arch()}, {"l2_bytes", gpu.l2_bytes}}},
+                        {"database", db->path()},
+                        {"op", to_string(base.op)},
+                        {"neighbours", base.neighbours},
+                        {"measured", measure},
+                        {"holdouts", holdouts}};
+  write_file_atomically(out + "/evaluate.json", doc.dump(1));
+  write_evaluate_report_html(doc, out + "/evaluate.html");
+  std::cout << "\nresults: " << out << "/evaluate.html, evaluate.json\n";
+  return 0;
+}
+
+}  // namespace jitsparse::cli

@@ -1,0 +1,199 @@
+#include "selection/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include "core/error.hpp"
+
+namespace jitsparse {
+namespace {
+
+constexpr double kFailedLog = 1.3862943611198906;  // log(4): a variant that failed on a neighbour
+constexpr double kUnknownLog = 0.6931471805599453;  // log(2): nothing of its layout was timed there
+constexpr double kScheduleGuess = 0.05;             // an untimed schedule of a timed layout: a bit worse
+constexpr double kNearBest = 1.3;                   // a neighbour proposes its variants up to this slower
+
+double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
+double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
+
+// "quaternion.f64/ell-soa-aos/static-256x2-tpr4/t-atomic" -> "ell-soa-aos/4/t-atomic": the unit whose
+// schedules the search sweeps together (hola: the layout and kind, any entries per thread). Textual, for
+// speed: prediction must stay within a millisecond.
+std::string pair_key(const std::string& variant) {
+  const size_t a = variant.find('/'), b = variant.find('/', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return variant;
+  const size_t c = variant.find('/', b + 1);
+  const std::string layout = variant.substr(a + 1, b - a - 1);
+  const std::string schedule = variant.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1);
+  const std::string kind = c == std::string::npos ? "" : variant.substr(c + 1);
+  std::string tpr = "1";
+  if (const size_t t = schedule.find("-tpr"); t != std::string::npos) tpr = schedule.substr(t + 4);
+  if (schedule.rfind("hola", 0) == 0) tpr = "";
+  return layout + "/" + tpr + "/" + kind;
+}
+
+// A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair.
+struct Profile {
+  std::unordered_map<std::string, double> log_relative;  // timed ("ok")
+  std::unordered_map<std::string, bool> failed;          // measured but not ok
+  std::unordered_map<std::string, double> pair_best;     // best log_relative of the pair
+};
+
+Profile profile_of(const MatrixRecord& r, bool deterministic) {
+  Profile p;
+  const MeasurementRecord* best = r.best(false, deterministic);
+  if (!best || best->median_us <= 0) return p;
+  for (const auto& m : r.measurements) {
+    if (deterministic && !m.deterministic()) continue;
+    if (!m.ok() || m.median_us <= 0) {
+      if (m.status.rfind("skipped", 0) != 0) p.failed[m.variant] = true;
+      continue;
+    }
+    const double l = std::log(m.median_us / best->median_us);
+    p.log_relative[m.variant] = l;
+    auto [it, fresh] = p.pair_best.emplace(pair_key(m.variant), l);
+    if (!fresh) it->second = std::min(it->second, l);
+  }
+  return p;
+}
+
+double estimate(const Profile& p, const std::string& variant) {
+  if (auto it = p.log_relative.find(variant); it != p.log_relative.end()) return it->second;
+  if (p.failed.count(variant)) return kFailedLog;
+  if (auto it = p.pair_best.find(pair_key(variant)); it != p.pair_best.end()) return it->second + kScheduleGuess;
+  return kUnknownLog;
+}
+
+}  // namespace
+
+const std::array<const char*, kModelFeatures>& model_feature_names() {
+  static const std::array<const char*, kModelFeatures> names = {
+      "log2 rows",       "log2 entries",          "log2 bytes / L2", "log2 mean row",
+      "row length c.v.", "log2 max / mean row", "empty rows",      "log2 x distance"};
+  return names;
+}
+
+std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes) {
+  // Scales, each a judgement of how much the coordinate changes which kernel wins: the matrix against L2
+  // saturates (a quarter of L2 or less is served from it, four times or more is streamed: 1.5 units per
+  // doubling between) and is the largest single change; row-length shape (ELL/SELL padding, threads per
+  // row) counts fully; raw size only a little (launch overhead of tiny matrices; the L2 term covers the
+  // rest); the distance of columns from the diagonal (x locality) half.
+  const double l2 = l2_bytes > 0 ? static_cast<double>(l2_bytes) : 50.0 * (1 << 20);
+  const double cv = ratio(f.std_row, f.mean_row);
+  return {0.25 * lg(static_cast<double>(f.rows)),
+          0.25 * lg(static_cast<double>(f.nnz)),
+          1.5 * std::clamp(std::log2(std::max(compulsory_bytes, 1.0) / l2), -2.0, 2.0),
+          lg(f.mean_row),
+          4.0 * std::log2(1.0 + cv),
+          2.0 * lg(ratio(static_cast<double>(f.max_row), f.mean_row)),
+          4.0 * ratio(static_cast<double>(f.empty_rows), static_cast<double>(f.rows)),
+          0.5 * lg(ratio(f.mean_distance_from_diagonal * 1024.0, static_cast<double>(f.cols)))};
+}
+
+SelectionModel::SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours)
+    : db_(db), l2_bytes_(l2_bytes), neighbours_(std::max(1, neighbours)) {}
+
+Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& filter) const {
+  Prediction out;
+  const std::string prec = to_string(q.precision), op = to_string(q.op);
+  const auto query = model_features(q.features, q.compulsory_bytes, l2_bytes_);
+  std::vector<std::pair<double, const MatrixRecord*>> near;
+  for (const MatrixRecord* r : db_.records()) {
+    if (r->entry != q.entry || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
+    if (r->hash == filter.exclude_hash || (!filter.exclude_domain.empty() && r->domain == filter.exclude_domain)) continue;
+    if (!r->best(false, q.deterministic)) continue;
+    const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes_);
+    double d = 0;
+    for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
+    near.emplace_back(std::sqrt(d), r);
+  }
+  if (near.empty()) return out;
+  const size_t k = std::min(near.size(), static_cast<size_t>(neighbours_));
+  std::partial_sort(near.begin(), near.begin() + k, near.end(),
+                    [](const auto& l, const auto& r) { return l.first < r.first; });
+  near.resize(k);
+
+  // Inverse-square weights, softened so an exact twin does not silence the others entirely.
+  std::vector<Profile> profiles;
+  std::vector<double> weights;
+  double weight_sum = 0;
+  for (const auto& [d, r] : near) {
+    profiles.push_back(profile_of(*r, q.deterministic));
+    weights.push_back(1.0 / ((d + 0.2) * (d + 0.2)));
+    weight_sum += weights.back();
+    out.neighbours.push_back({r->name, r->hash, d, 0});
+  }
+  for (size_t j = 0; j < k; ++j) out.neighbours[j].weight = weights[j] / weight_sum;
+
+  // Candidates: what any neighbour ran near its best.
+  std::map<std::string, bool> candidates;
+  for (const auto& p : profiles)
+    for (const auto& [v, l] : p.log_relative)
+      if (l <= std::log(kNearBest)) candidates[v] = true;
+  for (const auto& [v, unused] : candidates) {
+    Candidate c;
+    c.variant = v;
+    double mean = 0;
+    std::vector<double> logs(k);
+    for (size_t j = 0; j < k; ++j) {
+      logs[j] = estimate(profiles[j], v);
+      c.measured_on += profiles[j].log_relative.count(v) > 0;
+      mean += out.neighbours[j].weight * logs[j];
+    }
+    double var = 0;
+    for (size_t j = 0; j < k; ++j) var += out.neighbours[j].weight * (logs[j] - mean) * (logs[j] - mean);
+    c.expected_relative = std::exp(mean);
+    c.spread = std::sqrt(var);
+    out.ranked.push_back(c);
+  }
+  // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
+  // another ranks below a steady one), then the one timed on more neighbours.
+  auto score = [](const Candidate& c) { return std::log(c.expected_relative) + 0.25 * c.spread; };
+  std::sort(out.ranked.begin(), out.ranked.end(), [&](const Candidate& l, const Candidate& r) {
+    if (score(l) != score(r)) return score(l) < score(r);
+    if (l.measured_on != r.measured_on) return l.measured_on > r.measured_on;
+    return l.variant < r.variant;
+  });
+  if (out.ranked.empty()) return out;
+
+  // Confidence: the first candidate's spread over the neighbours and how far the nearest one is.
+  const Candidate& top = out.ranked.front();
+  const double nearest = out.neighbours.front().distance;
+  out.confidence = std::exp(-top.spread / 0.05) * std::exp(-std::max(0.0, nearest - 0.5));
+  // Quick tuning measures every candidate the first one does not clearly beat: the band widens with the
+  // disagreement among the neighbours and with the distance to them.
+  const double band = std::max(0.03, 2.0 * top.spread) + 0.05 * nearest;
+  int within = 0;
+  for (const auto& c : out.ranked)
+    if (score(c) <= score(top) + band) ++within;
+  out.quick_k = std::clamp(within, std::min<int>(3, static_cast<int>(out.ranked.size())), 12);
+  return out;
+}
+
+Variant rule_of_thumb(const MatrixFeatures& f, const std::string& entry, Precision p, Op op, bool deterministic,
+                      const ScheduleLimits& limits) {
+  // ELL pads every row to the longest: fine when the longest is close to the mean; sliced ELL pads per
+  // slice, the hybrid's answer to moderate irregularity; skewed rows are left to CSR.
+  const double spread = ratio(static_cast<double>(f.max_row), f.mean_row), cv = ratio(f.std_row, f.mean_row);
+  const char* layout = spread <= 1.5 ? "ell-aos-aos" : (cv <= 1.0 && spread <= 8.0 ? "sell32-aos-aos" : "csr-aos-aos");
+  Variant v;
+  v.entry = entry;
+  v.precision = p;
+  v.op = op;
+  v.transpose = deterministic ? TransposeKind::copy : TransposeKind::atomic;
+  v.layout = Layout::parse(layout);
+  // Stage one's schedule (tuner.cpp default_schedule): static, 256 threads, as many blocks as fit.
+  v.schedule.kind = ScheduleKind::static_;
+  v.schedule.threads = 256;
+  v.schedule.blocks_per_sm = std::max(1, std::min(limits.max_blocks_per_sm, limits.max_threads_per_sm / 256));
+  int tpr = 1;
+  while (tpr < 8 && 2 * tpr <= f.mean_row / 2) tpr *= 2;  // long rows: share them, short rows: one thread each
+  v.schedule.threads_per_row = tpr;
+  return v;
+}
+
+}  // namespace jitsparse

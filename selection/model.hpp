@@ -1,0 +1,83 @@
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/features.hpp"
+#include "core/op.hpp"
+#include "core/precision.hpp"
+#include "generator/search_space.hpp"
+#include "generator/variant.hpp"
+#include "selection/database.hpp"
+
+namespace jitsparse {
+
+// What the selection model knows of a matrix: its features and its compulsory bytes, which say how the
+// matrix compares with the GPU's L2 (the tuning database is per GPU, so the GPU enters through that ratio).
+struct ModelQuery {
+  MatrixFeatures features;
+  double compulsory_bytes = 0;
+  std::string entry;
+  Precision precision = Precision::f64;
+  Op op = Op::n;
+  bool deterministic = false;  // only variants whose result bits never change
+};
+
+// The model's coordinates of a matrix: log sizes, the matrix against L2, row-length shape and the locality
+// of x, each scaled so that one unit is a difference that changes which kernel wins (names in
+// model_feature_names).
+constexpr int kModelFeatures = 8;
+std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes);
+const std::array<const char*, kModelFeatures>& model_feature_names();
+
+// One variant the model proposes, with its expected time relative to the best variant of the matrix.
+struct Candidate {
+  std::string variant;
+  double expected_relative = 0;  // geometric mean of (its time / the best) over the neighbours, weighted
+  double spread = 0;             // weighted standard deviation of log(relative time) over the neighbours
+  int measured_on = 0;           // neighbours that timed it (the others are estimated from its layout)
+};
+
+struct Prediction {
+  std::vector<Candidate> ranked;  // most promising first
+  // 0..1: high when the neighbours agree on the first candidate and are close to the query.
+  double confidence = 0;
+  int quick_k = 0;  // how many candidates a quick tune should measure (more when the confidence is low)
+  struct Neighbour {
+    std::string name, hash;
+    double distance = 0;
+    double weight = 0;
+  };
+  std::vector<Neighbour> neighbours;
+  bool empty() const { return ranked.empty(); }
+};
+
+// Which records may teach the model: complete full searches of the same entry type, precision and
+// operation; exclude_hash / exclude_domain leave records out (leave-one-out and leave-one-family-out).
+struct TrainingFilter {
+  std::string exclude_hash;
+  std::string exclude_domain;
+};
+
+// A k-nearest-neighbour ranking over the relative-time profiles of the matrices the tuner measured on this
+// GPU: every timed variant of every neighbour counts, not just its winner. A variant a neighbour did not
+// time (the staged search pruned it) is estimated by the best time of its layout and threads per row
+// there, a failed one counts as 4x slower. Construction is free; predict() reads the records it is given.
+class SelectionModel {
+ public:
+  SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours = 5);
+  Prediction predict(const ModelQuery& q, const TrainingFilter& filter = {}) const;
+
+ private:
+  const TuningDatabase& db_;
+  long long l2_bytes_;
+  int neighbours_;
+};
+
+// The rule of thumb from cuSPARSE's characterisation of SpMV formats (regular rows: ELL, moderately
+// irregular ones: the hybrid, here sliced ELL; skewed ones: CSR), with stage one's default schedule, so the
+// full search always timed it. A baseline for the model, never used to select.
+Variant rule_of_thumb(const MatrixFeatures& f, const std::string& entry, Precision p, Op op, bool deterministic,
+                      const ScheduleLimits& limits);
+
+}  // namespace jitsparse

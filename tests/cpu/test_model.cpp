@@ -1,0 +1,343 @@
+// The selection model on a synthetic tuning database whose timings follow known rules per family: it must
+// learn them (leave-one-out picks each family's winner), keep held-out and quick records out of its
+// training, estimate what a neighbour did not time, and the evaluation must score it honestly.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/features.hpp"
+#include "core/file_util.hpp"
+#include "core/random_matrix.hpp"
+#include "core/yardstick.hpp"
+#include "selection/database.hpp"
+#include "selection/model.hpp"
+#include "selection/select.hpp"
+#include "tuner/evaluate.hpp"
+#include "tuner/tuner.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+const std::string kEll = "real.f64/ell-aos-aos/static-256x8";
+const std::string kSell = "real.f64/sell32-aos-aos/static-256x8";
+const std::string kCsr = "real.f64/csr-aos-aos/static-256x8";
+const std::string kCsr4 = "real.f64/csr-aos-aos/static-256x8-tpr4";
+const std::string kCsr4Dynamic = "real.f64/csr-aos-aos/dynamic-128x16-tpr4";
+
+// Exactly `per_row` entries in every row, around the diagonal: ELL's best case.
+HostMatrix banded(int32_t n, int per_row, const std::string& name) {
+  HostMatrix m;
+  m.entry = EntryRegistry::instance().get("real");
+  m.name = name;
+  m.rows = m.cols = n;
+  m.row_ptr = {0};
+  for (int32_t r = 0; r < n; ++r) {
+    const int32_t first = std::clamp(r - per_row / 2, 0, n - per_row);
+    for (int k = 0; k < per_row; ++k) {
+      m.col_idx.push_back(first + k);
+      m.values.push_back(1.0 + k);
+    }
+    m.row_ptr.push_back(static_cast<int64_t>(m.col_idx.size()));
+  }
+  return m;
+}
+
+struct Family {
+  std::string domain;
+  std::map<std::string, double> relative;  // variant -> time over the family's best; < 0: failed
+};
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> f = {
+      {"regular", {{kEll, 1.0}, {kSell, 1.06}, {kCsr, 1.3}, {kCsr4, 1.5}}},
+      {"moderate", {{kSell, 1.0}, {kCsr, 1.12}, {kCsr4, 1.3}, {kEll, 1.9}}},
+      {"skewed", {{kCsr4, 1.0}, {kCsr4Dynamic, 0.97}, {kCsr, 1.25}, {kSell, 1.6}, {kEll, -1}}},
+  };
+  return f;
+}
+
+HostMatrix family_matrix_of(const std::string& domain, int i) {
+  const int32_t n = 2000 + 1500 * i;
+  const std::string name = domain + "_" + std::to_string(i);
+  if (domain == "regular") return banded(n, 7, name);
+  RandomMatrixOptions o;
+  o.rows = o.cols = n;
+  o.mean_row = 7;
+  o.band = 40;
+  o.seed = 100 + static_cast<uint64_t>(i);
+  o.name = name;
+  if (domain == "skewed") {
+    o.mean_row = 3;
+    o.long_row = n / 2;  // one row holds a large share of the entries
+  }
+  return random_matrix(EntryRegistry::instance().get("real"), o);
+}
+
+MatrixRecord record_of(const HostMatrix& a, const std::string& domain, const std::map<std::string, double>& rel) {
+  MatrixRecord r;
+  r.name = a.name;
+  r.hash = matrix_hash(a);
+  r.entry = "real";
+  r.precision = "f64";
+  r.domain = domain;
+  r.features = compute_features(a);
+  r.compulsory_bytes = compulsory_bytes(a, Precision::f64);
+  const double base_us = 1e-3 * static_cast<double>(a.nnz());
+  for (const auto& [variant, f] : rel) {
+    MeasurementRecord m;
+    m.variant = variant;
+    m.seconds = 0.01;
+    if (f < 0) {
+      m.status = "wrong: row 1";
+    } else {
+      m.status = "ok";
+      m.median_us = base_us * f;
+    }
+    r.measurements.push_back(m);
+  }
+  r.winner = r.best()->variant;
+  r.complete = true;
+  return r;
+}
+
+DeviceInfo test_gpu() {
+  DeviceInfo d;
+  d.name = "Model GPU";
+  d.major = 9;
+  d.sm_count = 4;
+  d.max_threads_per_block = 1024;
+  d.max_threads_per_sm = 2048;
+  d.max_blocks_per_sm = 32;
+  d.l2_bytes = 16 << 20;
+  return d;
+}
+
+struct TempDb {
+  std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-model-test-" + std::to_string(::getpid()));
+  TuningDatabase db{test_gpu(), dir};
+  TempDb() {
+    for (const auto& f : families())
+      for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of(f.domain, i), f.domain, f.relative));
+  }
+  ~TempDb() { std::filesystem::remove_all(dir); }
+};
+
+ModelQuery query_of(const MatrixRecord& r) {
+  return {r.features, r.compulsory_bytes, r.entry, Precision::f64, Op::n, false};
+}
+
+}  // namespace
+
+TEST_CASE("model: leave-one-out learns each family's winner from its neighbours' profiles") {
+  TempDb t;
+  const SelectionModel model(t.db, test_gpu().l2_bytes);
+  for (const MatrixRecord* r : t.db.records()) {
+    CAPTURE(r->name);
+    const Prediction p = model.predict(query_of(*r), {r->hash, ""});
+    REQUIRE_FALSE(p.empty());
+    CHECK(p.ranked.front().variant == r->winner);
+    for (const auto& n : p.neighbours) {
+      CHECK(n.name != r->name);  // the held-out matrix never teaches itself
+      CHECK(n.name.rfind(r->domain, 0) == 0);  // its neighbours are of its family
+    }
+    CHECK(p.confidence > 0);
+    CHECK(p.confidence <= 1);
+    CHECK(p.quick_k >= 3);
+    CHECK(p.quick_k <= 12);
+    // The expected time of the first candidate is what its family's rule says (1.0 or the 0.97 variant).
+    CHECK(p.ranked.front().expected_relative == doctest::Approx(1.0).epsilon(0.05));
+  }
+}
+
+TEST_CASE("model: a variant a neighbour never timed is estimated from its layout there") {
+  TempDb t;
+  const MatrixRecord* skewed = nullptr;
+  for (const MatrixRecord* r : t.db.records())
+    if (r->name == "skewed_5") skewed = r;
+  REQUIRE(skewed);
+  // Remove the dynamic variant from every skewed record but one: the others estimate it from their tpr4
+  // csr pair (+5%), so it is measured on one neighbour and estimated on the rest.
+  for (const MatrixRecord* r : t.db.records()) {
+    if (r->domain != "skewed" || r->name == "skewed_0") continue;
+    MatrixRecord copy = *r;
+    copy.measurements.erase(std::remove_if(copy.measurements.begin(), copy.measurements.end(),
+                                           [](const MeasurementRecord& m) { return m.variant == kCsr4Dynamic; }),
+                            copy.measurements.end());
+    copy.winner = copy.best()->variant;
+    t.db.upsert(copy);
+  }
+  const SelectionModel model(t.db, test_gpu().l2_bytes);
+  const Prediction p = model.predict(query_of(*t.db.find(skewed->hash, "f64")), {skewed->hash, ""});
+  const auto dynamic = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kCsr4Dynamic; });
+  REQUIRE(dynamic != p.ranked.end());
+  CHECK(dynamic->measured_on == 1);
+  CHECK(dynamic->spread > 0);
+  // A variant that failed on a neighbour (ELL on the skewed rows) ranks last there.
+  const auto ell = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
+  CHECK(ell == p.ranked.end());  // never near any neighbour's best: not even a candidate
+}
+
+TEST_CASE("model: quick and incomplete records and other entry types never teach it") {
+  TempDb t;
+  const HostMatrix probe = family_matrix_of("moderate", 2);
+  // Every record of the family turned into a quick or an incomplete search: the model falls back on the
+  // other families.
+  for (const MatrixRecord* r : t.db.records()) {
+    if (r->domain != "moderate") continue;
+    MatrixRecord copy = *r;
+    if (r->name.back() % 2) copy.search = "quick";
+    else copy.complete = false;
+    t.db.upsert(copy);
+  }
+  const SelectionModel model(t.db, test_gpu().l2_bytes);
+  const Prediction p = model.predict({compute_features(probe), compulsory_bytes(probe, Precision::f64), "real",
+                                      Precision::f64, Op::n, false});
+  REQUIRE_FALSE(p.empty());
+  for (const auto& n : p.neighbours) CHECK(n.name.rfind("moderate", 0) != 0);
+  CHECK(model.predict({compute_features(probe), 1e6, "complex", Precision::f64, Op::n, false}).empty());
+  CHECK(model.predict({compute_features(probe), 1e6, "real", Precision::f32, Op::n, false}).empty());
+  CHECK(model.predict({compute_features(probe), 1e6, "real", Precision::f64, Op::t, false}).empty());
+  // Leave the whole family out: no neighbour of that domain.
+  const Prediction lofo = model.predict(query_of(*t.db.records().front()), {"", t.db.records().front()->domain});
+  for (const auto& n : lofo.neighbours) CHECK(n.name.rfind(t.db.records().front()->domain, 0) != 0);
+}
+
+TEST_CASE("model: selection uses it for a matrix never tuned and says so") {
+  TempDb t;
+  const HostMatrix unseen = banded(9000, 7, "unseen_band");
+  const Selection s = select_variant(t.db, unseen, Precision::f64, test_gpu());
+  CHECK(s.level == "model");
+  CHECK(s.variant.name() == kEll);
+  CHECK(s.detail.find("never tuned") != std::string::npos);
+  CHECK(s.detail.find("confidence") != std::string::npos);
+  CHECK_FALSE(s.prediction.empty());
+}
+
+TEST_CASE("model: the rule of thumb picks ELL, sliced ELL or CSR by the row lengths, at stage one's schedule") {
+  const ScheduleLimits limits;
+  const auto regular = compute_features(banded(500, 7, "b"));
+  CHECK(rule_of_thumb(regular, "real", Precision::f64, Op::n, false, limits).name() == kEll + "-tpr2");
+  const auto moderate = compute_features(family_matrix_of("moderate", 0));
+  CHECK(rule_of_thumb(moderate, "real", Precision::f64, Op::n, false, limits).layout.name() == "sell32-aos-aos");
+  const auto skewed = compute_features(family_matrix_of("skewed", 0));
+  CHECK(rule_of_thumb(skewed, "real", Precision::f64, Op::n, false, limits).layout.name() == "csr-aos-aos");
+  // Stage one of the full search runs it, so its time is always in a full record.
+  TuneOptions o;
+  const auto stage1 = stage_one_variants(EntryRegistry::instance().get("real"), Precision::f64, o, limits);
+  for (const auto& f : {regular, moderate, skewed}) {
+    const Variant v = rule_of_thumb(f, "real", Precision::f64, Op::n, false, limits);
+    CHECK(std::find(stage1.begin(), stage1.end(), v) != stage1.end());
+  }
+  const Variant det = rule_of_thumb(skewed, "complex", Precision::f32, Op::t, true, limits);
+  CHECK(det.transpose == TransposeKind::copy);
+}
+
+TEST_CASE("model: the evaluation scores every predictor and lists what the search never timed") {
+  TempDb t;
+  EvaluationOptions o;
+  o.l2_bytes = test_gpu().l2_bytes;
+  const Evaluation ev(t.db, o);
+  const auto rows = ev.rows(t.db);
+  REQUIRE(rows.size() == 18);
+  for (const auto& r : rows) {
+    CAPTURE(r.matrix);
+    REQUIRE(r.model.relative);
+    CHECK(*r.model.relative == doctest::Approx(1.0));
+    REQUIRE(r.quick.relative);
+    CHECK(*r.quick.relative <= *r.model.relative);
+    CHECK(r.quick_seconds > 0);
+    CHECK(r.quick_seconds < r.full_seconds);
+  }
+  const auto s = evaluation_summary(rows);
+  CHECK(s["model"]["share_within_10_percent"].get<double>() == 1.0);
+  CHECK(s["model"]["timed"].get<int>() == 18);
+  CHECK(s["rule_of_thumb"]["timed"].get<int>() > 0);
+  // Only the rule of thumb's choices are missing (this synthetic search never ran them at two threads
+  // per row); the model's were timed everywhere.
+  for (const auto& m : ev.missing(t.db))
+    for (const auto& v : m.variants) CHECK(v.find("-tpr2") != std::string::npos);
+
+  // A matrix whose record lacks the model's choice: reported as not timed, and listed to be measured.
+  MatrixRecord cut = *t.db.records().front();
+  const std::string chosen = cut.winner;
+  cut.measurements.erase(std::remove_if(cut.measurements.begin(), cut.measurements.end(),
+                                        [&](const MeasurementRecord& m) { return m.variant == chosen; }),
+                         cut.measurements.end());
+  cut.winner = cut.best()->variant;
+  t.db.upsert(cut);
+  const Evaluation again(t.db, o);
+  const auto missing = again.missing(t.db);
+  const auto of_cut = std::find_if(missing.begin(), missing.end(), [&](const MissingTimes& m) { return m.name == cut.name; });
+  REQUIRE(of_cut != missing.end());
+  CHECK(std::find(of_cut->variants.begin(), of_cut->variants.end(), chosen) != of_cut->variants.end());
+  const auto rows2 = again.rows(t.db);
+  const auto row = std::find_if(rows2.begin(), rows2.end(), [&](const EvaluationRow& r) { return r.matrix == cut.name; });
+  REQUIRE(row != rows2.end());
+  CHECK(row->model.status == "not timed");
+  CHECK_FALSE(row->model.relative);
+  EvaluationOptions bad = o;
+  bad.holdout = "planet";
+  CHECK_THROWS_AS(Evaluation(t.db, bad), InvalidArgument);
+}
+
+TEST_CASE("model: the database keeps the search kind and the seconds of each measurement") {
+  TempDb t;
+  MatrixRecord r = *t.db.records().front();
+  r.search = "quick";
+  r.measurements.front().seconds = 0.25;
+  t.db.upsert(r);
+  t.db.save();
+  const TuningDatabase again(t.db.path());
+  const MatrixRecord* back = again.find(r.hash, "f64");
+  REQUIRE(back);
+  CHECK(back->search == "quick");
+  CHECK(back->measurements.front().seconds == 0.25);
+  CHECK(again.l2_bytes() == test_gpu().l2_bytes);
+  // A search kind nobody wrote is a corrupt file.
+  nlohmann::json j = nlohmann::json::parse(*read_file(t.db.path()));
+  j["matrices"][0]["search"] = "psychic";
+  write_file_atomically(t.db.path(), j.dump());
+  const TuningDatabase broken(test_gpu(), t.dir);
+  CHECK(broken.warning().find("corrupt") != std::string::npos);
+}
+
+TEST_CASE("model: its coordinates rank similar matrices nearer and saturate against L2") {
+  const EntryType& real = EntryRegistry::instance().get("real");
+  const long long l2 = 16 << 20;
+  auto coords = [&](const HostMatrix& a, double bytes = -1) {
+    return model_features(compute_features(a), bytes < 0 ? compulsory_bytes(a, Precision::f64) : bytes, l2);
+  };
+  auto dist = [](const auto& x, const auto& y) {
+    double d = 0;
+    for (size_t i = 0; i < x.size(); ++i) d += (x[i] - y[i]) * (x[i] - y[i]);
+    return std::sqrt(d);
+  };
+  RandomMatrixOptions o;
+  o.rows = o.cols = 1000, o.mean_row = 8, o.seed = 1;
+  const auto a = coords(random_matrix(real, o));
+  o.seed = 2;
+  const auto a2 = coords(random_matrix(real, o));  // same kind, other seed
+  o.rows = o.cols = 1500;
+  const auto a3 = coords(random_matrix(real, o));  // a bit larger
+  o.rows = o.cols = 100000, o.mean_row = 2, o.long_row = 5000;
+  const auto b = coords(random_matrix(real, o));  // very different
+  CHECK(dist(a, a) == 0);
+  CHECK(dist(a, a2) < dist(a, a3));
+  CHECK(dist(a, a3) < dist(a, b));
+  for (double v : b) CHECK(std::isfinite(v));
+  // Far inside L2 or far beyond it, the size against L2 no longer moves the matrix.
+  const HostMatrix m = banded(1000, 5, "m");
+  CHECK(coords(m, 1e3)[2] == coords(m, 1e5)[2]);
+  CHECK(coords(m, 1e10)[2] == coords(m, 1e12)[2]);
+  CHECK(coords(m, 1e10)[2] > coords(m, 16e6)[2]);
+  HostMatrix empty;
+  empty.entry = real;
+  for (double v : coords(empty, 0)) CHECK(std::isfinite(v));
+}

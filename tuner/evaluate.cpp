@@ -1,0 +1,203 @@
+#include "tuner/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "selection/model.hpp"
+
+namespace jitsparse {
+namespace {
+
+bool evaluated(const MatrixRecord& r, const EvaluationOptions& o) {
+  return r.complete && r.search == "full" && r.op == to_string(o.op) && r.best(false, o.deterministic);
+}
+
+PredictorResult look_up(const MatrixRecord& r, const std::string& variant, double best_us) {
+  PredictorResult p;
+  p.variant = variant;
+  const MeasurementRecord* m = variant.empty() ? nullptr : r.find(variant);
+  if (!m) {
+    p.status = "not timed";
+  } else if (!m->ok()) {
+    p.status = m->status.substr(0, m->status.find(':'));
+  } else {
+    p.relative = m->median_us / best_us;
+  }
+  return p;
+}
+
+}  // namespace
+
+Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options) : options_(std::move(options)) {
+  if (options_.holdout != "matrix" && options_.holdout != "family")
+    throw InvalidArgument("holdout '" + options_.holdout + "' (expected matrix or family)");
+  const SelectionModel model(db, options_.l2_bytes, options_.neighbours);
+  for (const MatrixRecord* r : db.records()) {
+    if (!evaluated(*r, options_)) continue;
+    Planned p;
+    p.hash = r->hash;
+    p.precision = r->precision;
+    p.name = r->name;
+    for (const auto& m : r->measurements) p.full_seconds += m.seconds;
+    const Precision prec = parse_precision(r->precision);
+    TrainingFilter filter;
+    filter.exclude_hash = r->hash;
+    if (options_.holdout == "family") filter.exclude_domain = r->domain;
+    const Prediction pred =
+        model.predict({r->features, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic}, filter);
+    if (!pred.empty()) {
+      p.model = pred.ranked.front().variant;
+      p.expected = pred.ranked.front().expected_relative;
+      p.confidence = pred.confidence;
+      for (int i = 0; i < pred.quick_k && i < static_cast<int>(pred.ranked.size()); ++i)
+        p.quick.push_back(pred.ranked[i].variant);
+      if (const MatrixRecord* n = db.find(pred.neighbours.front().hash, r->precision, r->op))
+        p.nearest_winner = options_.deterministic ? n->deterministic_winner : n->winner;
+    }
+    p.rule = rule_of_thumb(r->features, r->entry, prec, options_.op, options_.deterministic, options_.limits).name();
+    planned_.push_back(std::move(p));
+  }
+}
+
+std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db) const {
+  std::vector<MissingTimes> out;
+  for (const Planned& p : planned_) {
+    const MatrixRecord* r = db.find(p.hash, p.precision, to_string(options_.op));
+    if (!r) continue;
+    MissingTimes m{r->hash, r->name, r->domain, r->precision, {}};
+    auto want = [&](const std::string& v) {
+      if (!v.empty() && !r->find(v) && std::find(m.variants.begin(), m.variants.end(), v) == m.variants.end())
+        m.variants.push_back(v);
+    };
+    want(p.model);
+    want(p.rule);
+    want(p.nearest_winner);
+    for (const auto& v : p.quick) want(v);
+    if (!m.variants.empty()) out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
+  std::vector<EvaluationRow> out;
+  for (const Planned& p : planned_) {
+    const MatrixRecord* r = db.find(p.hash, p.precision, to_string(options_.op));
+    if (!r) continue;
+    const MeasurementRecord* best = r->best(false, options_.deterministic);
+    if (!best) continue;
+    EvaluationRow row;
+    row.matrix = r->name;
+    row.hash = r->hash;
+    row.domain = r->domain;
+    row.entry = r->entry;
+    row.precision = r->precision;
+    row.best_variant = best->variant;
+    row.best_us = best->median_us;
+    row.model = look_up(*r, p.model, best->median_us);
+    row.rule = look_up(*r, p.rule, best->median_us);
+    row.nearest_winner = look_up(*r, p.nearest_winner, best->median_us);
+    row.expected_relative = p.expected;
+    row.confidence = p.confidence;
+    row.quick_k = static_cast<int>(p.quick.size());
+    row.full_seconds = p.full_seconds;
+    // Quick tuning keeps the fastest of its candidates; its cost is what timing them cost the search.
+    row.quick.status = p.quick.empty() ? "not timed" : "ok";
+    for (const auto& v : p.quick) {
+      const PredictorResult one = look_up(*r, v, best->median_us);
+      if (const MeasurementRecord* m = r->find(v)) row.quick_seconds += m->seconds;
+      if (one.status == "not timed") row.quick.status = "not timed";
+      if (one.relative && (!row.quick.relative || *one.relative < *row.quick.relative)) {
+        row.quick.relative = one.relative;
+        row.quick.variant = v;
+      }
+    }
+    if (row.quick.status == "ok" && !row.quick.relative) row.quick.status = "failed";
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+nlohmann::json evaluation_summary(const std::vector<EvaluationRow>& rows) {
+  nlohmann::json s = nlohmann::json::object();
+  auto summarize = [&](const char* name, auto pick) {
+    int n = 0, timed = 0, within10 = 0, within3 = 0;
+    double log_sum = 0, worst = 1;
+    for (const auto& r : rows) {
+      ++n;
+      const PredictorResult& p = pick(r);
+      if (!p.relative) continue;
+      ++timed;
+      within10 += *p.relative <= 1.10;
+      within3 += *p.relative <= 1.03;
+      log_sum += std::log(*p.relative);
+      worst = std::max(worst, *p.relative);
+    }
+    nlohmann::json j = {{"matrices", n}, {"timed", timed}, {"within_10_percent", within10}, {"within_3_percent", within3}};
+    if (timed > 0) {
+      j["share_within_10_percent"] = static_cast<double>(within10) / timed;
+      j["share_within_3_percent"] = static_cast<double>(within3) / timed;
+      j["geomean_relative"] = std::exp(log_sum / timed);
+      j["worst_relative"] = worst;
+    }
+    s[name] = j;
+  };
+  summarize("model", [](const EvaluationRow& r) -> const PredictorResult& { return r.model; });
+  summarize("quick", [](const EvaluationRow& r) -> const PredictorResult& { return r.quick; });
+  summarize("rule_of_thumb", [](const EvaluationRow& r) -> const PredictorResult& { return r.rule; });
+  summarize("nearest_winner", [](const EvaluationRow& r) -> const PredictorResult& { return r.nearest_winner; });
+  double quick = 0, full = 0;
+  int slower_than_cusparse = 0, cusparse_rows = 0;
+  for (const auto& r : rows) {
+    quick += r.quick_seconds;
+    full += r.full_seconds;
+    if (r.cusparse_us && r.model.relative) {
+      ++cusparse_rows;
+      // Where a tuned variant beats cuSPARSE, the model's choice must too.
+      if (r.best_us < *r.cusparse_us && r.best_us * *r.model.relative > *r.cusparse_us) ++slower_than_cusparse;
+    }
+  }
+  s["quick_seconds"] = quick;
+  s["full_seconds"] = full;
+  if (full > 0) s["quick_share_of_full_gpu_time"] = quick / full;
+  s["cusparse_compared"] = cusparse_rows;
+  s["model_slower_than_cusparse_where_tuned_is_faster"] = slower_than_cusparse;
+  return s;
+}
+
+nlohmann::json evaluation_document(const std::vector<EvaluationRow>& rows, const EvaluationOptions& options) {
+  auto predictor = [](const PredictorResult& p) {
+    nlohmann::json j = {{"variant", p.variant}, {"status", p.status}};
+    j["relative"] = p.relative ? nlohmann::json(*p.relative) : nlohmann::json(nullptr);
+    return j;
+  };
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& r : rows) {
+    nlohmann::json j = {{"matrix", r.matrix},
+                        {"domain", r.domain},
+                        {"entry", r.entry},
+                        {"precision", r.precision},
+                        {"best_variant", r.best_variant},
+                        {"best_us", r.best_us},
+                        {"model", predictor(r.model)},
+                        {"quick", predictor(r.quick)},
+                        {"rule_of_thumb", predictor(r.rule)},
+                        {"nearest_winner", predictor(r.nearest_winner)},
+                        {"expected_relative", r.expected_relative},
+                        {"confidence", r.confidence},
+                        {"quick_k", r.quick_k},
+                        {"quick_seconds", r.quick_seconds},
+                        {"full_seconds", r.full_seconds}};
+    j["cusparse_us"] = r.cusparse_us ? nlohmann::json(*r.cusparse_us) : nlohmann::json(nullptr);
+    list.push_back(j);
+  }
+  return {{"holdout", options.holdout},
+          {"op", to_string(options.op)},
+          {"deterministic", options.deterministic},
+          {"neighbours", options.neighbours},
+          {"rows", list},
+          {"summary", evaluation_summary(rows)}};
+}
+
+}  // namespace jitsparse
