@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
 # jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
-# Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, tune, bench, bench-cold, bench-hola, tune-t,
-#   bench-t, tune-h, bench-h, shared, shared-cold; cache=DIR switches the cubin cache and tuning database for
-#   the steps after it (a fresh DIR makes the next tune cold).
+# Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, sanitize, tune, bench, bench-cold, bench-hola,
+#   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
+#   $TRAIN_BUDGET, default 7m), evaluate, quick (tune --quick on the shared matrices); cache=DIR switches the
+#   cubin cache and tuning database for the steps after it (a fresh DIR makes the next tune cold).
 set -uo pipefail
 out=$1; shift
 bin=${BIN:-carry}
@@ -30,6 +31,14 @@ for step in "$@"; do
     bench-h) run bench_h "$bin/jitsparse" bench --no-tune -q --op h -o "$out/bench_h" ;;
     shared) run bench_shared "$bin/jitsparse" bench -q tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_shared" ;;
     shared-cold) run bench_shared_cold "$bin/jitsparse" bench -q --l2 cold tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_shared_cold" ;;
+    sanitize)
+      for tool in memcheck racecheck; do
+        run "sanitize_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \
+          -tc="gpu spmv: real*,gpu spmv: complex*,gpu spmv: block3*,gpu export*"
+      done ;;
+    train) run train "$bin/jitsparse" tune -q --builtin train --budget "${TRAIN_BUDGET:-7m}" -o "$out/train" ;;
+    evaluate) run evaluate "$bin/jitsparse" evaluate -o "$out/evaluate" ;;
+    quick) run quick "$bin/jitsparse" tune -q --quick tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/quick" ;;
     cache=*) export JITSPARSE_CACHE=${step#cache=}; echo "== cache $JITSPARSE_CACHE" ;;
     *) echo "unknown step $step" ;;
   esac

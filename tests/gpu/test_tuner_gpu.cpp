@@ -16,6 +16,7 @@
 #include "runtime/spmv.hpp"
 #include "selection/database.hpp"
 #include "selection/load.hpp"
+#include "tuner/quick_tune.hpp"
 #include "tuner/tuner.hpp"
 
 using namespace jitsparse;
@@ -135,6 +136,43 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
     CHECK(fresh.level == "model");
     const auto none = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f64);
     CHECK(none.level == "default");
+  }
+  {
+    // Quick tuning of a matrix never tuned: only the model's candidates are measured (every one verified),
+    // the record says "quick" and never teaches the model; the second load finds it.
+    Context other(0, dir);
+    const HostMatrix unseen = test_matrix("quaternion", "quick_unseen", 3);
+    const auto first = load_quick_tuned(other, unseen, Precision::f64);
+    CHECK(first.level == "exact");
+    CHECK(first.detail.find("quick-tuned") != std::string::npos);
+    TuningDatabase db(ctx.device(), dir);
+    const MatrixRecord* q = db.find(matrix_hash(unseen), "f64");
+    REQUIRE(q != nullptr);
+    CHECK(q->search == "quick");
+    CHECK(q->complete);
+    CHECK(q->measurements.size() >= 1);
+    CHECK(q->measurements.size() <= 12);
+    for (const auto& m : q->measurements) {
+      INFO(m.variant, ": ", m.status);
+      CHECK(m.ok());
+      CHECK(m.seconds > 0);
+    }
+    const auto again = load_quick_tuned(other, unseen, Precision::f64);
+    CHECK(again.level == "exact");
+    CHECK(again.variant == first.variant);
+    CHECK(db.find(matrix_hash(unseen), "f64")->measurements.size() == q->measurements.size());
+    // The evaluation's way to time a variant the search never ran: added to the record, which stays full.
+    const MatrixRecord* full = db.find(matrix_hash(a), "f64");
+    const std::string extra = "quaternion.f64/ell-soa-soa/dynamic-64x16-tpr2";
+    REQUIRE(full->find(extra) == nullptr);
+    TuneOptions o = small_search();
+    Tuner tuner(ctx, db, o);
+    tuner.measure_variants(a, "test", Precision::f64, {Variant::parse(extra)});
+    const MatrixRecord* after = db.find(matrix_hash(a), "f64");
+    REQUIRE(after->find(extra) != nullptr);
+    CHECK(after->find(extra)->ok());
+    CHECK(after->search == "full");
+    CHECK(after->complete);
   }
   std::filesystem::remove_all(dir);
 }
