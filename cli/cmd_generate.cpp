@@ -23,6 +23,7 @@ const char* kUsage =
     "Market\n\n"
     "  jitsparse generate --list\n"
     "  jitsparse generate --builtin small --output-dir matrices/\n"
+    "  jitsparse generate --builtin train --output-dir train/\n"
     "  jitsparse generate --builtin dirac_large -o dirac.mtx\n"
     "  jitsparse generate --family dirac --mesh elephant.off -o dirac.mtx\n"
     "  jitsparse generate --family elasticity --mesh cube.node\n\n"
@@ -30,6 +31,9 @@ const char* kUsage =
     "from a\n"
     "closed triangle mesh: .off, .obj, .ply), elasticity (P1 linear elasticity, 3x3 blocks), helmholtz\n"
     "(K - (k^2 - i eps) M, complex) and laplacian (P1 stiffness, real), from a TetGen mesh (.node + .ele).\n"
+    "The training set (--builtin train) adds the family graph (R-MAT graphs, real, no mesh), irregular "
+    "meshes\n"
+    "(edge flips, porous boxes) and vertex orders (natural, random, scan).\n"
     "Files: quaternion matrices use the field `quaternion` (i j w x y z), 3x3 blocks the expanded real "
     "matrix\n"
     "(read them back with --entry block3). The large built-ins are hundreds of MB of text each.\n\noptions";
@@ -78,7 +82,7 @@ int run_generate(const std::vector<std::string>& args) {
   opts.add_options()
       ("help,h", "show this help")
       ("list", "list the built-in matrices and the families")
-      ("builtin", po::value<std::string>(), "small, large, all, or one built-in matrix by name (see --list)")
+      ("builtin", po::value<std::string>(), "small, large, all, train, or one built-in matrix by name (see --list)")
       ("family", po::value<std::string>(), "dirac, elasticity, helmholtz or laplacian (needs --mesh)")
       ("mesh", po::value<std::string>(), "triangle mesh (.off, .obj, .ply) for dirac; TetGen .node/.ele (or "
                                          "their stem) for the others")
@@ -108,13 +112,23 @@ int run_generate(const std::vector<std::string>& args) {
                                vm.count("wavenumber") || vm.count("damping");
 
   if (vm.count("list")) {
-    std::printf("%-18s %-11s %-11s %s\n", "name", "family", "entry", "made from");
-    for (const auto& s : builtin_specs("all"))
-      std::printf("%-18s %-11s %-11s %s\n", s.name.c_str(), s.family.c_str(), s.entry.c_str(),
-                  s.description.c_str());
+    std::printf("%-40s %-6s %-11s %-11s %-10s %-8s %s\n", "name", "set", "family", "entry", "valence",
+                "order", "made from");
+    for (const char* set : {"all", "train"})
+      for (const auto& s : builtin_specs(set))
+        std::printf("%-40s %-6s %-11s %-11s %-10s %-8s %s\n", s.name.c_str(), s.size.c_str(),
+                    s.family.c_str(), s.entry.c_str(), s.regular ? "regular" : "irregular", s.order.c_str(),
+                    s.description.c_str());
     std::printf(
-        "\nsmall: 5-20 MB of compulsory bytes in double (inside a 50 MB L2); large: 150-250 MB.\n"
-        "families for --mesh: dirac (triangle mesh), elasticity, helmholtz, laplacian (TetGen mesh)\n");
+        "\nsmall: 5-20 MB of compulsory bytes in double (inside a 50 MB L2); large: 150-250 MB; all: small "
+        "and "
+        "large.\n"
+        "train: 45 matrices of 0.2-105 MB (about 1.5 GB in all) over five families, regular and irregular, "
+        "in "
+        "three orders.\n"
+        "families for --mesh: dirac (triangle mesh), elasticity, helmholtz, laplacian (TetGen mesh); graph "
+        "has no "
+        "mesh\n");
     return 0;
   }
 
@@ -123,11 +137,12 @@ int run_generate(const std::vector<std::string>& args) {
       throw InvalidArgument("--rho, --young, --poisson, --wavenumber and --damping apply to --mesh only");
     const std::string which = vm["builtin"].as<std::string>();
     std::vector<BuiltinSpec> specs;
-    if (which == "small" || which == "large" || which == "all") {
+    if (which == "small" || which == "large" || which == "all" || which == "train") {
       specs = builtin_specs(which);
     } else {
-      for (auto& s : builtin_specs("all"))
-        if (s.name == which) specs.push_back(s);
+      for (const char* set : {"all", "train"})
+        for (auto& s : builtin_specs(set))
+          if (s.name == which) specs.push_back(s);
       if (specs.empty()) builtin_matrix(which);  // throws, listing the names
     }
     if (has_output && specs.size() != 1)
@@ -144,6 +159,11 @@ int run_generate(const std::vector<std::string>& args) {
     return 0;
   }
 
+  if (vm.count("family") && !family_uses_mesh(vm["family"].as<std::string>()))  // throws on an unknown family
+    throw InvalidArgument("family '" + vm["family"].as<std::string>() +
+                          "' is built from no mesh: its matrices are the generated train_" +
+                          vm["family"].as<std::string>() +
+                          "_* built-ins (--builtin train, or one by name; see --list)");
   if (!vm.count("family"))
     throw InvalidArgument(
         "--mesh needs --family (dirac for a triangle mesh; elasticity, helmholtz or laplacian for a "

@@ -17,7 +17,9 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
   std::vector<MatrixSource> out;
   if (paths.empty()) {
     for (const auto& spec : builtin_specs(builtin_which))
-      out.push_back({spec.name, "builtin-" + spec.family, [make = spec.make, name = spec.name] {
+      // The training set gets domains of its own, so that its winners never mix with the built-in set's.
+      out.push_back({spec.name, (spec.size == "train" ? "train-" : "builtin-") + spec.family,
+                     [make = spec.make, name = spec.name] {
                        HostMatrix m = make();
                        m.name = name;
                        return m;

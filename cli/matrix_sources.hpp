@@ -15,7 +15,8 @@ struct MatrixSource {
 };
 
 // From command-line paths: files are matrices, folders are domain sets of their *.mtx files; all read
-// with the given entry type, or the one after '@' ("data/complex@complex"). No paths: the built-in set ("small", "large" or "all"), one domain per family.
+// with the given entry type, or the one after '@' ("data/complex@complex"). No paths: the built-in set ("small", "large", "all" or "train"), one domain per family
+// ("builtin-<family>"; "train-<family>" for the training set).
 // Throws InvalidArgument for a missing path or an empty folder.
 std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, const std::string& entry,
                                          const std::string& builtin_which);

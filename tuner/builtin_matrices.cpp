@@ -8,6 +8,7 @@
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
+#include "core/permutation.hpp"
 
 namespace jitsparse {
 namespace {
@@ -299,6 +300,215 @@ int64_t count_boundary_edges(const TriangleMesh& mesh) {
   return boundary;
 }
 
+std::vector<int> vertex_valences(const TriangleMesh& mesh) {
+  std::vector<uint64_t> edges;
+  edges.reserve(mesh.triangles.size() * 3);
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t a = t[k], b = t[(k + 1) % 3];
+      edges.push_back((static_cast<uint64_t>(std::min(a, b)) << 32) | std::max(a, b));
+    }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  std::vector<int> valence(mesh.vertices.size(), 0);
+  for (uint64_t e : edges) {
+    const uint64_t a = e >> 32, b = e & 0xffffffffull;
+    if (a < valence.size()) ++valence[a];
+    if (b < valence.size()) ++valence[b];
+  }
+  return valence;
+}
+
+// ------------------------------------------------------------------------------- irregular meshes, graphs
+
+namespace {
+
+uint64_t edge_key(int a, int b) {
+  return (static_cast<uint64_t>(std::min(a, b)) << 32) | static_cast<uint32_t>(std::max(a, b));
+}
+
+// 4 sqrt(3) area / sum of squared edges: 1 for an equilateral triangle, 0 for a degenerate one.
+double triangle_quality(const Point3& p, const Point3& q, const Point3& r) {
+  const Point3 u = sub(q, p), v = sub(r, p), w = sub(r, q);
+  const double sum = dot(u, u) + dot(v, v) + dot(w, w);
+  return sum > 0 ? 2 * std::sqrt(3.0) * norm(cross(u, v)) / sum : 0.0;
+}
+
+}  // namespace
+
+TriangleMesh flip_edges(const TriangleMesh& mesh, double fraction, uint64_t seed) {
+  if (!(fraction >= 0 && fraction <= 1)) throw InvalidArgument("flip_edges: fraction must be in [0, 1]");
+  const int64_t n = static_cast<int64_t>(mesh.vertices.size());
+  check_elements<3>(n, mesh.triangles, "triangle");
+  TriangleMesh m = mesh;
+  auto& tri = m.triangles;
+  const int64_t num_tri = static_cast<int64_t>(tri.size());
+  // edge -> the two triangles holding it; vertex -> valence. Lookups only: the result does not depend on
+  // the hash map's iteration order.
+  std::unordered_map<uint64_t, std::array<int, 2>> edges;
+  edges.reserve(tri.size() * 2);
+  for (int t = 0; t < num_tri; ++t)
+    for (int k = 0; k < 3; ++k) {
+      auto [it, inserted] =
+          edges.try_emplace(edge_key(tri[t][k], tri[t][(k + 1) % 3]), std::array<int, 2>{t, -1});
+      if (!inserted) {
+        if (it->second[1] >= 0)
+          throw InvalidArgument("flip_edges: edge " + std::to_string(tri[t][k]) + "-" +
+                                std::to_string(tri[t][(k + 1) % 3]) + " has more than two triangles");
+        it->second[1] = t;
+      }
+    }
+  std::vector<int> valence(static_cast<size_t>(n), 0);
+  for (const auto& [key, ts] : edges) {
+    if (ts[1] < 0)
+      throw InvalidArgument("flip_edges: the mesh is not closed (edge " + std::to_string(key >> 32) + "-" +
+                            std::to_string(key & 0xffffffffull) + " has one triangle)");
+    ++valence[key >> 32];
+    ++valence[key & 0xffffffffull];
+  }
+  auto replace = [&](uint64_t key, int from, int to) {
+    auto& ts = edges.at(key);
+    ts[ts[0] == from ? 0 : 1] = to;
+  };
+  const int64_t target = static_cast<int64_t>(fraction * static_cast<double>(edges.size()));
+  int64_t flips = 0;
+  for (int64_t attempt = 0; flips < target && attempt < 8 * target + 16 && num_tri > 0; ++attempt) {
+    const uint64_t r = splitmix64(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(attempt));
+    const int t = static_cast<int>((r >> 8) % static_cast<uint64_t>(num_tri));
+    const int k = static_cast<int>(r % 3);
+    const int a = tri[t][k], b = tri[t][(k + 1) % 3], c = tri[t][(k + 2) % 3];
+    const auto& ts = edges.at(edge_key(a, b));
+    const int u = ts[0] == t ? ts[1] : ts[0];
+    // u holds b -> a (consistent orientation); d is its third vertex.
+    int d = -1;
+    for (int j = 0; j < 3; ++j)
+      if (tri[u][j] == b && tri[u][(j + 1) % 3] == a) d = tri[u][(j + 2) % 3];
+    if (d < 0)
+      throw InvalidArgument("flip_edges: triangles " + std::to_string(t) + " and " + std::to_string(u) +
+                            " are not consistently oriented");
+    if (valence[a] <= 3 || valence[b] <= 3 || c == d || edges.count(edge_key(c, d))) continue;
+    const Point3 &pa = m.vertices[a], &pb = m.vertices[b], &pc = m.vertices[c], &pd = m.vertices[d];
+    const Point3 n1 = cross(sub(pb, pa), sub(pc, pa)), n2 = cross(sub(pa, pb), sub(pd, pb));
+    const double l1 = norm(n1), l2 = norm(n2);
+    if (!(l1 > 0 && l2 > 0)) continue;
+    const Point3 facing{n1[0] / l1 + n2[0] / l2, n1[1] / l1 + n2[1] / l2, n1[2] / l1 + n2[2] / l2};
+    if (!(dot(cross(sub(pd, pa), sub(pc, pa)), facing) > 0 &&
+          dot(cross(sub(pc, pb), sub(pd, pb)), facing) > 0))
+      continue;
+    if (triangle_quality(pa, pd, pc) < 0.3 || triangle_quality(pb, pc, pd) < 0.3) continue;
+    tri[t] = {a, d, c};
+    tri[u] = {b, c, d};
+    edges.erase(edge_key(a, b));
+    edges.emplace(edge_key(c, d), std::array<int, 2>{t, u});
+    replace(edge_key(a, d), u, t);
+    replace(edge_key(b, c), t, u);
+    --valence[a];
+    --valence[b];
+    ++valence[c];
+    ++valence[d];
+    ++flips;
+  }
+  return m;
+}
+
+TetMesh porous_box_tet_mesh(int nx, int ny, int nz, double hole_fraction, uint64_t seed, double jitter) {
+  if (!(hole_fraction >= 0 && hole_fraction <= 0.9))
+    throw InvalidArgument("porous box: hole fraction must be in [0, 0.9]");
+  const TetMesh box = box_tet_mesh(nx, ny, nz, jitter);
+  TetMesh m;
+  m.tets.reserve(box.tets.size());
+  // box_tet_mesh emits the 6 tetrahedra of each cube together, cube after cube.
+  for (size_t cube = 0; cube * 6 < box.tets.size(); ++cube)
+    if ((hash_unit(seed, cube) + 1) / 2 >= hole_fraction)
+      m.tets.insert(m.tets.end(), box.tets.begin() + cube * 6, box.tets.begin() + cube * 6 + 6);
+  if (m.tets.empty()) throw InvalidArgument("porous box: every cube was removed");
+  std::vector<int> renumber(box.vertices.size(), -1);
+  for (const auto& t : m.tets)
+    for (int v : t) renumber[v] = 0;
+  for (size_t v = 0; v < box.vertices.size(); ++v)
+    if (renumber[v] == 0) {
+      renumber[v] = static_cast<int>(m.vertices.size());
+      m.vertices.push_back(box.vertices[v]);
+    }
+  for (auto& t : m.tets)
+    for (int& v : t) v = renumber[v];
+  return m;
+}
+
+HostMatrix rmat_graph(int32_t n, int edge_factor, double a, double b, double c, uint64_t seed) {
+  if (n < 1 || edge_factor < 1) throw InvalidArgument("rmat_graph: needs n >= 1 and edge_factor >= 1");
+  if (!(a > 0 && b >= 0 && c >= 0 && a + b + c < 1))
+    throw InvalidArgument("rmat_graph: needs a > 0, b, c >= 0 and a + b + c < 1");
+  const int64_t num_edges = static_cast<int64_t>(edge_factor) * n;
+  if (2 * num_edges + n > std::numeric_limits<int32_t>::max())
+    throw InvalidArgument("rmat_graph: more than 2^31-1 entries");
+  int levels = 0;
+  while ((int64_t{1} << levels) < n) ++levels;
+  // Quadrant thresholds out of 2^16: exact integers, so the draws are the same on every platform.
+  const auto ta = static_cast<uint32_t>(std::lround(a * 65536));
+  const auto tb = ta + static_cast<uint32_t>(std::lround(b * 65536));
+  const auto tc = tb + static_cast<uint32_t>(std::lround(c * 65536));
+  // Each undirected edge once, as (min, max), and the diagonal: half the sorting of both directions.
+  std::vector<uint64_t> keys;
+  keys.reserve(static_cast<size_t>(num_edges + n));
+  uint64_t stream = splitmix64(seed ^ 0x726d6174ull);
+  for (int64_t e = 0; e < num_edges;) {
+    uint64_t u = 0, v = 0, bits = 0;
+    for (int l = 0; l < levels; ++l) {
+      if (l % 4 == 0) bits = splitmix64(stream++);
+      const auto draw = static_cast<uint32_t>(bits & 0xffff);
+      bits >>= 16;
+      const uint64_t right = draw >= ta && (draw < tb || draw >= tc);  // quadrants b and d
+      const uint64_t down = draw >= tb;                                // quadrants c and d
+      u = 2 * u + down;
+      v = 2 * v + right;
+    }
+    if (u >= static_cast<uint64_t>(n) || v >= static_cast<uint64_t>(n)) continue;
+    keys.push_back(std::min(u, v) << 32 | std::max(u, v));
+    ++e;
+  }
+  for (uint64_t i = 0; i < static_cast<uint64_t>(n); ++i) keys.push_back(i << 32 | i);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  HostMatrix m;
+  m.entry = EntryRegistry::instance().get("real");
+  m.rows = m.cols = n;
+  m.row_ptr.assign(static_cast<size_t>(n) + 1, 0);
+  for (uint64_t k : keys) {
+    const auto u = static_cast<int32_t>(k >> 32), v = static_cast<int32_t>(k & 0xffffffffull);
+    ++m.row_ptr[u + 1];
+    if (u != v) ++m.row_ptr[v + 1];
+  }
+  for (int32_t i = 0; i < n; ++i) m.row_ptr[i + 1] += m.row_ptr[i];
+  m.col_idx.resize(m.row_ptr[n]);
+  m.values.resize(m.row_ptr[n]);
+  // Keys in (u, v) order fill row r first with its u < r (from keys (u, r)), then its v >= r: sorted rows.
+  std::vector<int32_t> fill(m.row_ptr.begin(), m.row_ptr.end() - 1);
+  std::vector<double> diagonal(static_cast<size_t>(n), 1.0);
+  const uint64_t value_seed = splitmix64(seed ^ 0x76616c7565ull);
+  for (uint64_t k : keys) {
+    const auto u = static_cast<int32_t>(k >> 32), v = static_cast<int32_t>(k & 0xffffffffull);
+    if (u == v) {
+      m.col_idx[fill[u]++] = u;  // its value once the row's weights are summed
+      continue;
+    }
+    // The same weight for (u, v) and (v, u): keyed by the unordered pair.
+    const double w = 0.75 + 0.25 * hash_unit(value_seed, k);
+    m.col_idx[fill[u]] = v;
+    m.values[fill[u]++] = -w;
+    m.col_idx[fill[v]] = u;
+    m.values[fill[v]++] = -w;
+    diagonal[u] += w;
+    diagonal[v] += w;
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    const auto row = m.col_idx.begin() + m.row_ptr[i];
+    m.values[std::lower_bound(row, m.col_idx.begin() + m.row_ptr[i + 1], i) - m.col_idx.begin()] =
+        diagonal[i];
+  }
+  return m;
+}
+
 // --------------------------------------------------------------------------------------------- operators
 
 CurvatureFunction default_curvature(const TriangleMesh& mesh) {
@@ -398,16 +608,30 @@ HostMatrix helmholtz_matrix(const TetMesh& mesh, double wavenumber, double dampi
                      });
 }
 
-std::vector<std::string> builtin_families() { return {"dirac", "elasticity", "helmholtz", "laplacian"}; }
+std::vector<std::string> builtin_families() {
+  return {"dirac", "elasticity", "helmholtz", "laplacian", "graph"};
+}
+
+bool family_uses_mesh(const std::string& family) {
+  if (family == "dirac" || family == "elasticity" || family == "helmholtz" || family == "laplacian")
+    return true;
+  if (family == "graph") return false;
+  throw InvalidArgument("unknown matrix family '" + family +
+                        "' (dirac, elasticity, helmholtz, laplacian, graph)");
+}
 
 bool family_uses_triangles(const std::string& family) {
-  if (family == "dirac") return true;
-  if (family == "elasticity" || family == "helmholtz" || family == "laplacian") return false;
-  throw InvalidArgument("unknown matrix family '" + family + "' (dirac, elasticity, helmholtz, laplacian)");
+  if (!family_uses_mesh(family))
+    throw InvalidArgument(
+        "family '" + family +
+        "' is built from no mesh (R-MAT graphs are generated: see the train_graph_* "
+        "built-ins); mesh families: dirac (triangle mesh), elasticity, helmholtz, laplacian "
+        "(tetrahedral mesh)");
+  return family == "dirac";
 }
 
 std::string family_entry(const std::string& family) {
-  family_uses_triangles(family);  // validates the name
+  family_uses_mesh(family);  // validates the name
   return family == "dirac"        ? "quaternion"
          : family == "elasticity" ? "block3"
          : family == "helmholtz"  ? "complex"
@@ -432,9 +656,165 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh) {
 
 // ------------------------------------------------------------------------------------------- the set
 
+namespace {
+
+// 64-bit FNV-1a of a name: the seed of a train matrix's flips, holes, graph and random order.
+uint64_t name_seed(const std::string& s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+// The training set (builtin_specs("train")). mesh: ico (icosphere, a = level), torus (a x b grid), icoflip /
+// torusflip (the same with pct % of the edges flipped), box (a x b x c Kuhn cubes), porous (the same with
+// pct % of the cubes removed), rmat (R-MAT graph, a vertices, b edges per vertex, Graph500 quadrants
+// 0.57/0.19/0.19) and rmat45 (milder skew, 0.45/0.22/0.22).
+struct TrainRow {
+  const char* family;
+  const char* mesh;
+  int a, b, c, pct;
+  const char* order;  // natural, random, scan
+  const char* label;  // about the compulsory MB in double
+};
+// Measured rows, entries, compulsory MB in double: see the table in builtin_matrices.hpp.
+constexpr TrainRow kTrainRows[] = {
+    {"dirac", "ico", 3, 0, 0, 0, "natural", "200kb"},
+    {"dirac", "icoflip", 4, 0, 0, 30, "random", "800kb"},
+    {"dirac", "ico", 5, 0, 0, 0, "scan", "3mb"},
+    {"dirac", "icoflip", 6, 0, 0, 30, "natural", "13mb"},
+    {"dirac", "torus", 256, 240, 0, 0, "random", "20mb"},
+    {"dirac", "torusflip", 384, 320, 0, 30, "scan", "39mb"},
+    {"dirac", "icoflip", 7, 0, 0, 30, "random", "52mb"},
+    {"dirac", "torus", 512, 368, 0, 0, "scan", "60mb"},
+    {"dirac", "torusflip", 640, 512, 0, 30, "natural", "105mb"},
+
+    {"elasticity", "box", 6, 5, 4, 0, "scan", "200kb"},
+    {"elasticity", "porous", 11, 9, 9, 40, "random", "1mb"},
+    {"elasticity", "box", 15, 13, 12, 0, "natural", "3mb"},
+    {"elasticity", "box", 18, 16, 15, 0, "natural", "6mb"},
+    {"elasticity", "porous", 30, 26, 24, 40, "natural", "20mb"},
+    {"elasticity", "box", 34, 30, 28, 0, "random", "36mb"},
+    {"elasticity", "porous", 42, 36, 32, 40, "scan", "52mb"},
+    {"elasticity", "box", 40, 36, 32, 0, "scan", "57mb"},
+    {"elasticity", "porous", 46, 38, 34, 40, "random", "64mb"},
+
+    {"helmholtz", "box", 10, 8, 8, 0, "random", "250kb"},
+    {"helmholtz", "porous", 17, 15, 13, 40, "natural", "1mb"},
+    {"helmholtz", "porous", 24, 20, 18, 40, "scan", "3mb"},
+    {"helmholtz", "box", 30, 26, 22, 0, "natural", "6mb"},
+    {"helmholtz", "porous", 48, 40, 36, 40, "scan", "21mb"},
+    {"helmholtz", "box", 56, 48, 40, 0, "scan", "37mb"},
+    {"helmholtz", "porous", 66, 56, 46, 40, "random", "52mb"},
+    {"helmholtz", "box", 64, 56, 48, 0, "random", "60mb"},
+    {"helmholtz", "porous", 70, 58, 48, 40, "natural", "59mb"},
+
+    {"laplacian", "box", 12, 10, 9, 0, "natural", "250kb"},
+    {"laplacian", "porous", 21, 17, 15, 40, "random", "1mb"},
+    {"laplacian", "box", 36, 30, 26, 0, "scan", "6mb"},
+    {"laplacian", "porous", 60, 48, 40, 40, "natural", "21mb"},
+    {"laplacian", "box", 66, 56, 48, 0, "random", "36mb"},
+    {"laplacian", "porous", 84, 68, 54, 40, "scan", "56mb"},
+    {"laplacian", "box", 80, 64, 56, 0, "natural", "59mb"},
+    {"laplacian", "porous", 88, 74, 58, 40, "random", "68mb"},
+    {"laplacian", "box", 96, 80, 64, 0, "scan", "100mb"},
+
+    {"graph", "rmat", 1400, 8, 0, 0, "natural", "250kb"},
+    {"graph", "rmat45", 5000, 8, 0, 0, "random", "1mb"},
+    {"graph", "rmat", 29000, 8, 0, 0, "random", "6mb"},
+    {"graph", "rmat45", 90000, 8, 0, 0, "natural", "20mb"},
+    {"graph", "rmat", 190000, 8, 0, 0, "natural", "40mb"},
+    {"graph", "rmat45", 245000, 8, 0, 0, "random", "55mb"},
+    {"graph", "rmat", 262000, 8, 0, 0, "random", "56mb"},
+    {"graph", "rmat45", 310000, 8, 0, 0, "natural", "70mb"},
+    {"graph", "rmat", 460000, 8, 0, 0, "random", "99mb"},
+};
+
+std::string order_description(const std::string& order, const std::string& mesh) {
+  if (order == "random") return "random order (vertices renumbered by a seeded shuffle)";
+  if (order == "scan") {
+    if (mesh == "ico" || mesh == "icoflip") return "scan order (z slabs, by x within a slab)";
+    if (mesh == "torus" || mesh == "torusflip") return "scan order (x slabs, by y within a slab)";
+    return "scan order (z slabs of about 2.5 cubes, by x within a slab)";
+  }
+  return "natural order (the generator's)";
+}
+
+BuiltinSpec train_spec(const TrainRow& r) {
+  BuiltinSpec s;
+  s.family = r.family;
+  s.entry = family_entry(r.family);
+  s.size = "train";
+  s.order = r.order;
+  const std::string mesh = r.mesh, order = r.order, family = r.family;
+  s.regular = mesh == "ico" || mesh == "torus" || mesh == "box";
+  s.name = "train_" + family + "_" + mesh + "_" + order + "_" + r.label;
+  const std::string name = s.name;
+  const uint64_t seed = name_seed(name);
+  const int a = r.a, b = r.b, c = r.c;
+  const double pct = r.pct / 100.0;
+  const std::string dims = std::to_string(a) + " x " + std::to_string(b) + " x " + std::to_string(c);
+  std::string source;
+  if (mesh == "ico")
+    source = "unit icosphere, level " + std::to_string(a);
+  else if (mesh == "icoflip")
+    source = "unit icosphere, level " + std::to_string(a);
+  else if (mesh == "torus" || mesh == "torusflip")
+    source = "torus grid " + std::to_string(a) + " x " + std::to_string(b) + " (radii 1, 0.4)";
+  else if (mesh == "box")
+    source = "box of " + dims + " Kuhn cubes (6 tetrahedra each), jittered interior";
+  else if (mesh == "porous")
+    source = "porous box: " + dims + " Kuhn cubes, " + std::to_string(r.pct) + "% of them removed at random";
+  else if (mesh == "rmat")
+    source = "R-MAT graph, " + std::to_string(a) + " vertices, " + std::to_string(b) +
+             " edges per vertex, quadrants 0.57/0.19/0.19/0.05, symmetric";
+  else
+    source = "R-MAT graph, " + std::to_string(a) + " vertices, " + std::to_string(b) +
+             " edges per vertex, quadrants 0.45/0.22/0.22/0.11, symmetric";
+  if (mesh == "icoflip" || mesh == "torusflip")
+    source += ", " + std::to_string(r.pct) + "% of the edges flipped at random";
+  s.description =
+      source + "; " + (s.regular ? "regular" : "irregular") + ", " + order_description(order, mesh);
+  s.make = [=] {
+    HostMatrix m;
+    std::vector<Point3> points;  // for the scan order
+    int slab_axis = 2, line_axis = 0, slabs = 1;
+    if (mesh == "rmat" || mesh == "rmat45") {
+      m = mesh == "rmat" ? rmat_graph(a, b, 0.57, 0.19, 0.19, seed)
+                         : rmat_graph(a, b, 0.45, 0.22, 0.22, seed);
+    } else if (mesh == "box" || mesh == "porous") {
+      const TetMesh t = mesh == "box" ? box_tet_mesh(a, b, c) : porous_box_tet_mesh(a, b, c, pct, seed);
+      m = family_matrix(family, t);
+      if (order == "scan") points = t.vertices;
+      slabs = std::max(1, 2 * c / 5);
+    } else {
+      TriangleMesh t = mesh == "ico" || mesh == "icoflip" ? icosphere(a) : torus(a, b);
+      if (mesh == "icoflip" || mesh == "torusflip") t = flip_edges(t, pct, seed);
+      m = dirac_operator(t);
+      if (order == "scan") points = t.vertices;
+      if (mesh == "torus" || mesh == "torusflip") slab_axis = 0, line_axis = 1;
+      slabs =
+          std::max(1, static_cast<int>(std::lround(std::sqrt(static_cast<double>(t.vertices.size())) / 2)));
+    }
+    if (order == "random")
+      m = permute_symmetric(m, random_permutation(m.rows, seed ^ 0x6f72646572ull));
+    else if (order == "scan")
+      m = permute_symmetric(m, scan_permutation(points, slab_axis, line_axis, slabs));
+    name_matrix(m, name);
+    return m;
+  };
+  return s;
+}
+
+}  // namespace
+
 std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
-  if (which != "small" && which != "large" && which != "all")
-    throw InvalidArgument("built-in set '" + which + "': expected small, large or all");
+  if (which != "small" && which != "large" && which != "all" && which != "train")
+    throw InvalidArgument("built-in set '" + which + "': expected small, large, all or train");
+  if (which == "train") {
+    std::vector<BuiltinSpec> specs;
+    for (const auto& r : kTrainRows) specs.push_back(train_spec(r));
+    return specs;
+  }
   // Boxes are not cubes, so the row strides differ between the directions.
   struct Row {
     const char* family;
@@ -488,6 +868,7 @@ std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
         return m;
       };
     }
+    s.description += "; regular, natural order";
     specs.push_back(std::move(s));
   }
   return specs;
@@ -501,10 +882,11 @@ std::vector<BuiltinMatrix> builtin_set(const std::string& which) {
 
 BuiltinMatrix builtin_matrix(const std::string& name) {
   std::string names;
-  for (const auto& s : builtin_specs("all")) {
-    if (s.name == name) return {s.name, s.family, s.entry, s.make()};
-    names += (names.empty() ? "" : ", ") + s.name;
-  }
+  for (const char* which : {"all", "train"})
+    for (const auto& s : builtin_specs(which)) {
+      if (s.name == name) return {s.name, s.family, s.entry, s.make()};
+      names += (names.empty() ? "" : ", ") + s.name;
+    }
   throw InvalidArgument("no built-in matrix '" + name + "' (known: " + names + ")");
 }
 

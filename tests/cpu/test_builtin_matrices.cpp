@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
@@ -364,4 +366,205 @@ TEST_CASE("builtin: matrices survive a Matrix Market round trip") {
     CHECK(back.col_idx == m->col_idx);
     CHECK(back.values == m->values);  // written with 17 significant digits
   }
+}
+
+// ------------------------------------------------------------------------------------------ training set
+
+namespace {
+
+// The size in MB that a train matrix's name ends with ("..._250kb", "..._52mb").
+double label_mb(const std::string& name) {
+  const std::string label = name.substr(name.rfind('_') + 1);
+  const double scale = label.size() > 2 && label.compare(label.size() - 2, 2, "kb") == 0 ? 1e-3 : 1.0;
+  return std::stod(label) * scale;
+}
+
+double max_over_mean_row(const HostMatrix& m) {
+  int longest = 0;
+  for (int r = 0; r < m.rows; ++r) longest = std::max(longest, m.row_ptr[r + 1] - m.row_ptr[r]);
+  return longest / (static_cast<double>(m.nnz()) / m.rows);
+}
+
+}  // namespace
+
+TEST_CASE("builtin: edge flips keep the surface closed and spread the valence") {
+  for (const TriangleMesh& mesh : {icosphere(4), torus(40, 30)}) {
+    const TriangleMesh f = flip_edges(mesh, 0.3, 9);
+    CHECK(f.vertices == mesh.vertices);
+    CHECK(f.triangles.size() == mesh.triangles.size());
+    CHECK(count_boundary_edges(f) == 0);
+    const std::vector<int> valence = vertex_valences(f);
+    // No duplicate edge: the distinct edges are still 3/2 per triangle.
+    int64_t twice_edges = 0;
+    for (int v : valence) twice_edges += v;
+    CHECK(twice_edges == 3 * static_cast<int64_t>(f.triangles.size()));
+    const auto [lo, hi] = std::minmax_element(valence.begin(), valence.end());
+    CHECK(*lo >= 3);
+    CHECK(*hi - *lo >= 6);
+    int changed = 0;
+    for (size_t t = 0; t < f.triangles.size(); ++t) changed += f.triangles[t] != mesh.triangles[t];
+    CHECK(changed > static_cast<int>(f.triangles.size() / 4));
+    // Still an outward surface without degenerate triangles: the operator builds and is Hermitian.
+    const HostMatrix d = dirac_operator(f);
+    d.validate();
+    for (int r = 0; r < d.rows; ++r)
+      for (int k = d.row_ptr[r]; k < d.row_ptr[r + 1]; ++k) REQUIRE(entry_at(d, d.col_idx[k], r) != nullptr);
+    CHECK(flip_edges(mesh, 0.3, 9).triangles == f.triangles);
+    CHECK(flip_edges(mesh, 0.3, 10).triangles != f.triangles);
+    CHECK(flip_edges(mesh, 0.0, 9).triangles == mesh.triangles);
+  }
+  TriangleMesh open;
+  open.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  open.triangles = {{0, 1, 2}};
+  CHECK_THROWS_WITH_AS(flip_edges(open, 0.5, 1), doctest::Contains("not closed"), InvalidArgument);
+  CHECK_THROWS_AS(flip_edges(icosphere(1), 1.5, 1), InvalidArgument);
+}
+
+TEST_CASE("builtin: the porous box keeps positive tetrahedra and drops unused vertices") {
+  const TetMesh p = porous_box_tet_mesh(8, 7, 6, 0.4, 3);
+  std::vector<int> used(p.vertices.size(), 0);
+  for (const auto& t : p.tets) {
+    CHECK(signed_volume(p, t) > 0);
+    for (int v : t) used[v] = 1;
+  }
+  CHECK(std::count(used.begin(), used.end(), 0) == 0);
+  // About 60% of the 336 cubes stay, 6 tetrahedra each.
+  CHECK(p.tets.size() % 6 == 0);
+  CHECK(p.tets.size() > 6 * 336 * 0.5);
+  CHECK(p.tets.size() < 6 * 336 * 0.7);
+  const HostMatrix l = laplacian_matrix(p);
+  l.validate();
+  int lengths[16] = {};
+  for (int r = 0; r < l.rows; ++r) ++lengths[std::min(15, l.row_ptr[r + 1] - l.row_ptr[r])];
+  CHECK(std::count_if(std::begin(lengths), std::end(lengths), [](int n) { return n > 0; }) >= 8);
+  CHECK(porous_box_tet_mesh(8, 7, 6, 0.4, 3).tets == p.tets);
+  const TetMesh full = porous_box_tet_mesh(3, 2, 2, 0.0, 3);
+  const TetMesh box = box_tet_mesh(3, 2, 2);
+  CHECK(full.tets == box.tets);
+  CHECK(full.vertices == box.vertices);
+  CHECK_THROWS_AS(porous_box_tet_mesh(2, 2, 2, 0.95, 1), InvalidArgument);
+}
+
+TEST_CASE("builtin: the R-MAT graph is symmetric, skewed and diagonally dominant") {
+  const HostMatrix g = rmat_graph(3000, 8, 0.57, 0.19, 0.19, 21);
+  g.validate();
+  CHECK(g.entry.name == "real");
+  CHECK(max_over_mean_row(g) > 10);
+  for (int r = 0; r < g.rows; ++r) {
+    const double* d = entry_at(g, r, r);
+    REQUIRE(d != nullptr);
+    double off = 0;
+    for (int k = g.row_ptr[r]; k < g.row_ptr[r + 1]; ++k) {
+      CHECK(g.values[k] != 0);
+      const double* t = entry_at(g, g.col_idx[k], r);
+      REQUIRE(t != nullptr);
+      CHECK(*t == g.values[k]);
+      if (g.col_idx[k] != r) off += std::abs(g.values[k]);
+    }
+    CHECK(*d == doctest::Approx(1 + off));
+  }
+  // The hub is vertex 0 in the generator's order.
+  CHECK(g.row_ptr[1] - g.row_ptr[0] == static_cast<int>(max_over_mean_row(g) * g.nnz() / g.rows + 0.5));
+  CHECK(matrix_hash(rmat_graph(3000, 8, 0.57, 0.19, 0.19, 21)) == matrix_hash(g));
+  CHECK(max_over_mean_row(rmat_graph(3000, 8, 0.45, 0.22, 0.22, 21)) > 10);
+  CHECK_THROWS_AS(rmat_graph(100, 8, 0.6, 0.3, 0.2, 1), InvalidArgument);
+  CHECK_THROWS_AS(rmat_graph(0, 8, 0.57, 0.19, 0.19, 1), InvalidArgument);
+}
+
+TEST_CASE("builtin: the graph family has no mesh and says so") {
+  CHECK(builtin_families().size() == 5);
+  CHECK(family_entry("graph") == "real");
+  CHECK_FALSE(family_uses_mesh("graph"));
+  CHECK(family_uses_mesh("laplacian"));
+  CHECK_THROWS_WITH_AS(family_uses_triangles("graph"), doctest::Contains("built from no mesh"),
+                       InvalidArgument);
+  CHECK_THROWS_WITH_AS(family_matrix("graph", icosphere(1)), doctest::Contains("built from no mesh"),
+                       InvalidArgument);
+  CHECK_THROWS_WITH_AS(family_matrix("graph", box_tet_mesh(1, 1, 1)), doctest::Contains("built from no mesh"),
+                       InvalidArgument);
+  CHECK_THROWS_AS(family_uses_mesh("stokes"), InvalidArgument);
+}
+
+TEST_CASE("builtin: the train set is varied, named and leaves the built-in set alone") {
+  // The main job's set: the same eight names, all regular and in natural order.
+  std::vector<std::string> all;
+  for (const auto& s : builtin_specs("all")) {
+    all.push_back(s.name);
+    CHECK(s.regular);
+    CHECK(s.order == "natural");
+  }
+  CHECK(all == std::vector<std::string>{"dirac_small", "elasticity_small", "helmholtz_small",
+                                        "laplacian_small", "dirac_large", "elasticity_large",
+                                        "helmholtz_large", "laplacian_large"});
+
+  const auto specs = builtin_specs("train");
+  CHECK(specs.size() >= 40);
+  std::set<std::string> names, families, orders;
+  std::map<std::string, std::set<bool>> regularity;
+  for (const auto& s : specs) {
+    CAPTURE(s.name);
+    CHECK(names.insert(s.name).second);
+    CHECK(s.name.rfind("train_" + s.family + "_", 0) == 0);
+    CHECK(s.name.find(s.order) != std::string::npos);
+    CHECK(s.size == "train");
+    CHECK(s.entry == family_entry(s.family));
+    CHECK((s.order == "natural" || s.order == "random" || s.order == "scan"));
+    CHECK(s.description.find(s.regular ? "; regular" : "; irregular") != std::string::npos);
+    CHECK(label_mb(s.name) > 0.1);
+    CHECK(label_mb(s.name) < 130);
+    families.insert(s.family);
+    orders.insert(s.order);
+    regularity[s.family].insert(s.regular);
+  }
+  CHECK(families.size() >= 5);
+  CHECK(orders.size() == 3);
+  for (const char* f : {"dirac", "elasticity", "helmholtz", "laplacian"}) CHECK(regularity[f].size() == 2);
+  for (const auto& s : builtin_specs("all")) CHECK(names.count(s.name) == 0);
+  CHECK(builtin_matrix("train_graph_rmat_natural_250kb").family == "graph");
+}
+
+TEST_CASE("builtin: the small train matrices build, are deterministic and as large as their names say") {
+  int built = 0;
+  for (const auto& s : builtin_specs("train")) {
+    if (label_mb(s.name) > 7) continue;  // the rest: the skipped test below
+    CAPTURE(s.name);
+    const HostMatrix m = s.make();
+    ++built;
+    CHECK(m.name == s.name);
+    CHECK(m.entry.name == s.entry);
+    m.validate();
+    CHECK(m.rows == m.cols);
+    const double mb = compulsory_bytes(m, Precision::f64) / 1e6;
+    CHECK(mb > label_mb(s.name) * 0.75);
+    CHECK(mb < label_mb(s.name) * 1.35);
+    if (s.family == "graph") CHECK(max_over_mean_row(m) > 10);
+  }
+  CHECK(built >= 15);
+  for (const char* name : {"train_dirac_icoflip_random_800kb", "train_graph_rmat45_random_1mb",
+                           "train_helmholtz_porous_scan_3mb"}) {
+    CAPTURE(name);
+    CHECK(matrix_hash(builtin_matrix(name).matrix) == matrix_hash(builtin_matrix(name).matrix));
+  }
+}
+
+// About 15-20 s and 0.4 GB at a time: run with --no-skip (or -ns) after changing the train table.
+TEST_CASE("builtin: the whole train set: sizes as named, about 1.5 GB in all, a third of it past L2" *
+          doctest::skip()) {
+  double total = 0;
+  int inside_l2 = 0, l2_to_twice = 0, past = 0;
+  for (const auto& s : builtin_specs("train")) {
+    CAPTURE(s.name);
+    const HostMatrix m = s.make();
+    m.validate();
+    const double mb = compulsory_bytes(m, Precision::f64) / 1e6;
+    CHECK(mb > label_mb(s.name) * 0.9);
+    CHECK(mb < label_mb(s.name) * 1.1);
+    if (s.family == "graph") CHECK(max_over_mean_row(m) > 10);
+    total += mb;
+    (mb < 50 ? inside_l2 : mb < 100 ? l2_to_twice : past) += 1;
+  }
+  CHECK(total < 1550);
+  CHECK(l2_to_twice >= 14);
+  CHECK(past >= 2);
+  CHECK(inside_l2 >= 15);
 }
