@@ -6,7 +6,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/entry_type.hpp"
 #include "core/error.hpp"
+#include "generator/source_gen.hpp"
 
 namespace jitsparse {
 namespace {
@@ -42,19 +44,26 @@ struct Profile {
   std::unordered_map<std::string, double> pair_best;     // best log_relative of the pair
 };
 
-Profile profile_of(const MatrixRecord& r, bool deterministic) {
+// as_entry: rename the record's variants to this entry type (transfer); empty keeps them.
+Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string& as_entry) {
   Profile p;
+  auto renamed = [&](const std::string& v) {
+    if (as_entry.empty() || as_entry == r.entry) return v;
+    const size_t dot = v.find('.');
+    return dot == std::string::npos ? v : as_entry + v.substr(dot);
+  };
   const MeasurementRecord* best = r.best(false, deterministic);
   if (!best || best->median_us <= 0) return p;
   for (const auto& m : r.measurements) {
     if (deterministic && !m.deterministic()) continue;
     if (!m.ok() || m.median_us <= 0) {
-      if (m.status.rfind("skipped", 0) != 0) p.failed[m.variant] = true;
+      if (m.status.rfind("skipped", 0) != 0) p.failed[renamed(m.variant)] = true;
       continue;
     }
     const double l = std::log(m.median_us / best->median_us);
-    p.log_relative[m.variant] = l;
-    auto [it, fresh] = p.pair_best.emplace(pair_key(m.variant), l);
+    const std::string v = renamed(m.variant);
+    p.log_relative[v] = l;
+    auto [it, fresh] = p.pair_best.emplace(pair_key(v), l);
     if (!fresh) it->second = std::min(it->second, l);
   }
   return p;
@@ -72,11 +81,18 @@ double estimate(const Profile& p, const std::string& variant) {
 const std::array<const char*, kModelFeatures>& model_feature_names() {
   static const std::array<const char*, kModelFeatures> names = {
       "log2 rows",       "log2 entries",          "log2 bytes / L2", "log2 mean row",
-      "row length c.v.", "log2 max / mean row", "empty rows",      "log2 x distance"};
+      "row length c.v.", "log2 max / mean row", "empty rows",      "log2 x distance", "log2 components"};
   return names;
 }
 
-std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes) {
+std::string family_of_domain(const std::string& domain) {
+  for (const char* prefix : {"builtin-", "train-"})
+    if (domain.rfind(prefix, 0) == 0) return domain.substr(std::char_traits<char>::length(prefix));
+  return domain;
+}
+
+std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes,
+                                                  int components) {
   // Scales, each a judgement of how much the coordinate changes which kernel wins: the matrix against L2
   // saturates (a quarter of L2 or less is served from it, four times or more is streamed: 1.5 units per
   // doubling between) and is the largest single change; row-length shape (ELL/SELL padding, threads per
@@ -91,7 +107,9 @@ std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, doubl
           4.0 * std::log2(1.0 + cv),
           2.0 * lg(ratio(static_cast<double>(f.max_row), f.mean_row)),
           4.0 * ratio(static_cast<double>(f.empty_rows), static_cast<double>(f.rows)),
-          0.5 * lg(ratio(f.mean_distance_from_diagonal * 1024.0, static_cast<double>(f.cols)))};
+          0.5 * lg(ratio(f.mean_distance_from_diagonal * 1024.0, static_cast<double>(f.cols))),
+          // entry size (registers per entry, vector width of the loads): only apart when transferring
+          std::log2(static_cast<double>(std::max(1, components)))};
 }
 
 SelectionModel::SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours)
@@ -100,16 +118,30 @@ SelectionModel::SelectionModel(const TuningDatabase& db, long long l2_bytes, int
 Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& filter) const {
   Prediction out;
   const std::string prec = to_string(q.precision), op = to_string(q.op);
-  const auto query = model_features(q.features, q.compulsory_bytes, l2_bytes_);
-  std::vector<std::pair<double, const MatrixRecord*>> near;
-  for (const MatrixRecord* r : db_.records()) {
-    if (r->entry != q.entry || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
-    if (r->hash == filter.exclude_hash || (!filter.exclude_domain.empty() && r->domain == filter.exclude_domain)) continue;
-    if (!r->best(false, q.deterministic)) continue;
-    const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes_);
-    double d = 0;
-    for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
-    near.emplace_back(std::sqrt(d), r);
+  const auto query = model_features(q.features, q.compulsory_bytes, l2_bytes_, q.components);
+  const std::string exclude_family = filter.exclude_family;
+  auto gather = [&](bool transfer) {
+    std::vector<std::pair<double, const MatrixRecord*>> near;
+    for (const MatrixRecord* r : db_.records()) {
+      if ((r->entry == q.entry) == transfer || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
+      if (r->hash == filter.exclude_hash || (!exclude_family.empty() && family_of_domain(r->domain) == exclude_family)) continue;
+      if (!r->best(false, q.deterministic)) continue;
+      int components = q.components;
+      if (transfer) {  // the record's entry type must be known to compare entry sizes
+        if (!EntryRegistry::instance().contains(r->entry)) continue;
+        components = EntryRegistry::instance().get(r->entry).num_components();
+      }
+      const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes_, components);
+      double d = 0;
+      for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
+      near.emplace_back(std::sqrt(d), r);
+    }
+    return near;
+  };
+  auto near = gather(false);
+  if (near.empty()) {
+    near = gather(true);
+    out.transferred = true;
   }
   if (near.empty()) return out;
   const size_t k = std::min(near.size(), static_cast<size_t>(neighbours_));
@@ -122,7 +154,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   std::vector<double> weights;
   double weight_sum = 0;
   for (const auto& [d, r] : near) {
-    profiles.push_back(profile_of(*r, q.deterministic));
+    profiles.push_back(profile_of(*r, q.deterministic, out.transferred ? q.entry : ""));
     weights.push_back(1.0 / ((d + 0.2) * (d + 0.2)));
     weight_sum += weights.back();
     out.neighbours.push_back({r->name, r->hash, d, 0});
@@ -152,6 +184,20 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   }
   // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
   // another ranks below a steady one), then the one timed on more neighbours.
+  // Transferred variants the query's entry type cannot run (no adjoint, too much shared memory) go.
+  if (out.transferred && EntryRegistry::instance().contains(q.entry)) {
+    const EntryType& entry = EntryRegistry::instance().get(q.entry);
+    out.ranked.erase(std::remove_if(out.ranked.begin(), out.ranked.end(),
+                                    [&](const Candidate& c) {
+                                      try {
+                                        check_entry_supports(Variant::parse(c.variant), entry);
+                                        return false;
+                                      } catch (const Error&) {
+                                        return true;
+                                      }
+                                    }),
+                     out.ranked.end());
+  }
   auto score = [](const Candidate& c) { return std::log(c.expected_relative) + 0.25 * c.spread; };
   std::sort(out.ranked.begin(), out.ranked.end(), [&](const Candidate& l, const Candidate& r) {
     if (score(l) != score(r)) return score(l) < score(r);

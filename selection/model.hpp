@@ -21,13 +21,15 @@ struct ModelQuery {
   Precision precision = Precision::f64;
   Op op = Op::n;
   bool deterministic = false;  // only variants whose result bits never change
+  int components = 1;          // scalars per entry (1 real, 2 complex, 4 quaternion, 9 block3)
 };
 
 // The model's coordinates of a matrix: log sizes, the matrix against L2, row-length shape and the locality
 // of x, each scaled so that one unit is a difference that changes which kernel wins (names in
 // model_feature_names).
-constexpr int kModelFeatures = 8;
-std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes);
+constexpr int kModelFeatures = 9;
+std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes,
+                                                  int components = 1);
 const std::array<const char*, kModelFeatures>& model_feature_names();
 
 // One variant the model proposes, with its expected time relative to the best variant of the matrix.
@@ -49,14 +51,22 @@ struct Prediction {
     double weight = 0;
   };
   std::vector<Neighbour> neighbours;
+  // No tuned matrix of the query's entry type: learnt from other entry types of the same precision and
+  // operation, their variants renamed to the query's entry type (layouts and schedules are entry-generic).
+  bool transferred = false;
   bool empty() const { return ranked.empty(); }
 };
 
-// Which records may teach the model: complete full searches of the same entry type, precision and
-// operation; exclude_hash / exclude_domain leave records out (leave-one-out and leave-one-family-out).
+// The family of a domain: "builtin-dirac" and "train-dirac" are both "dirac" (the built-in and training sets
+// keep domains of their own but hold the same families); any other domain is its own family.
+std::string family_of_domain(const std::string& domain);
+
+// Which records may teach the model: complete full searches of the same entry type (else, transferred,
+// of any entry type), precision and operation; exclude_hash / exclude_family leave records out
+// (leave-one-out and leave-one-family-out, family_of_domain).
 struct TrainingFilter {
   std::string exclude_hash;
-  std::string exclude_domain;
+  std::string exclude_family;
 };
 
 // A k-nearest-neighbour ranking over the relative-time profiles of the matrices the tuner measured on this

@@ -37,14 +37,16 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
     return {Variant::parse(winner_of(*r)), "exact",
             std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
   const SelectionModel model(db, gpu.l2_bytes);
-  Prediction pred = model.predict({compute_features(a), compulsory_bytes(a, p), a.entry.name, p, op, deterministic});
+  Prediction pred = model.predict({compute_features(a), compulsory_bytes(a, p), a.entry.name, p, op, deterministic,
+                                  a.entry.num_components()});
   if (!pred.empty()) {
     const Candidate& top = pred.ranked.front();
     char detail[256];
     std::snprintf(detail, sizeof detail,
-                  "never tuned: the model's first choice from %zu tuned neighbours (nearest '%s'), expected %.2fx "
+                  "never tuned: the model's first choice from %zu tuned neighbours%s (nearest '%s'), expected %.2fx "
                   "the best, confidence %.2f",
-                  pred.neighbours.size(), pred.neighbours.front().name.c_str(), top.expected_relative, pred.confidence);
+                  pred.neighbours.size(), pred.transferred ? " of other entry types" : "",
+                  pred.neighbours.front().name.c_str(), top.expected_relative, pred.confidence);
     return {Variant::parse(top.variant), "model", detail, std::move(pred)};
   }
   for (const auto& d : db.domains())

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "selection/model.hpp"
 
@@ -44,17 +45,21 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options) : op
     const Precision prec = parse_precision(r->precision);
     TrainingFilter filter;
     filter.exclude_hash = r->hash;
-    if (options_.holdout == "family") filter.exclude_domain = r->domain;
-    const Prediction pred =
-        model.predict({r->features, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic}, filter);
+    if (options_.holdout == "family") filter.exclude_family = family_of_domain(r->domain);
+    const int components =
+        EntryRegistry::instance().contains(r->entry) ? EntryRegistry::instance().get(r->entry).num_components() : 1;
+    const Prediction pred = model.predict(
+        {r->features, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic, components}, filter);
     if (!pred.empty()) {
       p.model = pred.ranked.front().variant;
       p.expected = pred.ranked.front().expected_relative;
       p.confidence = pred.confidence;
       for (int i = 0; i < pred.quick_k && i < static_cast<int>(pred.ranked.size()); ++i)
         p.quick.push_back(pred.ranked[i].variant);
-      if (const MatrixRecord* n = db.find(pred.neighbours.front().hash, r->precision, r->op))
+      if (const MatrixRecord* n = db.find(pred.neighbours.front().hash, r->precision, r->op)) {
         p.nearest_winner = options_.deterministic ? n->deterministic_winner : n->winner;
+        if (n->entry != r->entry) p.nearest_winner = r->entry + p.nearest_winner.substr(p.nearest_winner.find('.'));
+      }
     }
     p.rule = rule_of_thumb(r->features, r->entry, prec, options_.op, options_.deterministic, options_.limits).name();
     planned_.push_back(std::move(p));

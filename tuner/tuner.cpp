@@ -498,7 +498,8 @@ void Tuner::measure_variants(const HostMatrix& a, const std::string& domain, Pre
 // no matrix of this entry type, precision and operation: the caller runs the full search then).
 std::vector<Variant> Tuner::quick_candidates(const HostMatrix& a, Precision p, std::string* why) const {
   const SelectionModel model(db_, ctx_.device().l2_bytes);
-  ModelQuery q{compute_features(a), compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic};
+  ModelQuery q{compute_features(a), compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic,
+               a.entry.num_components()};
   const Prediction pred = model.predict(q);
   std::vector<Variant> out;
   if (pred.empty()) {

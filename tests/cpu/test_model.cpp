@@ -201,11 +201,19 @@ TEST_CASE("model: quick and incomplete records and other entry types never teach
                                       Precision::f64, Op::n, false});
   REQUIRE_FALSE(p.empty());
   for (const auto& n : p.neighbours) CHECK(n.name.rfind("moderate", 0) != 0);
-  CHECK(model.predict({compute_features(probe), 1e6, "complex", Precision::f64, Op::n, false}).empty());
+  // Another entry type learns from these real records, transferred, with the variants renamed.
+  const Prediction transfer = model.predict({compute_features(probe), 1e6, "complex", Precision::f64, Op::n, false, 2});
+  REQUIRE_FALSE(transfer.empty());
+  CHECK(transfer.transferred);
+  CHECK(transfer.ranked.front().variant.rfind("complex.f64/", 0) == 0);
+  CHECK_FALSE(model.predict({compute_features(probe), 1e6, "real", Precision::f64, Op::n, false}).transferred);
   CHECK(model.predict({compute_features(probe), 1e6, "real", Precision::f32, Op::n, false}).empty());
   CHECK(model.predict({compute_features(probe), 1e6, "real", Precision::f64, Op::t, false}).empty());
   // Leave the whole family out: no neighbour of that domain.
   const Prediction lofo = model.predict(query_of(*t.db.records().front()), {"", t.db.records().front()->domain});
+  CHECK(family_of_domain("train-dirac") == "dirac");
+  CHECK(family_of_domain("builtin-dirac") == "dirac");
+  CHECK(family_of_domain("my_meshes") == "my_meshes");
   for (const auto& n : lofo.neighbours) CHECK(n.name.rfind(t.db.records().front()->domain, 0) != 0);
 }
 

@@ -99,9 +99,13 @@ TEST_CASE("tuner: the database round-trips and selection says which level it use
   CHECK(none.level == "default");
   CHECK(none.variant.layout.name() == "csr-aos-aos");
   CHECK(none.variant.precision == Precision::f32);
-  // a block3 matrix: nothing tuned for that entry
   const HostMatrix blocks = random_matrix(EntryRegistry::instance().get("block3"), o);
-  CHECK(select_variant(db, blocks, Precision::f64, gpu).level == "default");
+  // a block3 matrix: nothing tuned for that entry type, so the model learns from the quaternion record
+  const Selection transferred = select_variant(db, blocks, Precision::f64, gpu);
+  CHECK(transferred.level == "model");
+  CHECK(transferred.detail.find("other entry types") != std::string::npos);
+  CHECK(transferred.variant.name() == "block3.f64/sell32-soa-aos/static-256x8");
+  CHECK(select_variant(db, blocks, Precision::f32, gpu).level == "default");
 }
 
 TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's records") {

@@ -134,7 +134,11 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
     CHECK(choice.variant.name() == db.find(matrix_hash(a), "f64")->winner);
     const auto fresh = load_tuned(other, test_matrix("quaternion", "unseen", 2), Precision::f64);
     CHECK(fresh.level == "model");
-    const auto none = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f64);
+    // Another entry type: learnt from the quaternion record, the variant renamed (and it compiles and loads).
+    const auto transferred = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f64);
+    CHECK(transferred.level == "model");
+    CHECK(transferred.variant.entry == "complex");
+    const auto none = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f32);
     CHECK(none.level == "default");
   }
   {
