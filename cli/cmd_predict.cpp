@@ -75,14 +75,29 @@ int run_predict(const std::vector<std::string>& args) {
     const HostMatrix a = src.load();
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
-      const auto t0 = std::chrono::steady_clock::now();
+      // Host time of run-time selection, and of the matrix hash inside it (the exact lookup every level needs).
+      auto since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+      };
+      auto t0 = std::chrono::steady_clock::now();
+      (void)matrix_hash(a);
+      const double hash_ms = since(t0);
+      t0 = std::chrono::steady_clock::now();
+      const MatrixFeatures features = compute_features(a);
+      const double features_ms = since(t0);
+      t0 = std::chrono::steady_clock::now();
       const Selection s = select_variant(db, a, p, gpu, op, deterministic);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("\n%s %s op %s (%lld x %lld, %lld entries, %.1f MB): %s, level %s (%s); selection took %.2f ms\n",
+      const double ms = since(t0);
+      t0 = std::chrono::steady_clock::now();
+      (void)SelectionModel(db, gpu.l2_bytes)
+          .predict({features, compulsory_bytes(a, p), a.entry.name, p, op, deterministic, a.entry.num_components()});
+      const double model_ms = since(t0);
+      std::printf("\n%s %s op %s (%lld x %lld, %lld entries, %.1f MB): %s, level %s (%s)\n  selection took %.2f ms of "
+                  "host time: hashing the matrix %.2f ms (the exact lookup), its features %.2f ms, the model %.2f ms\n",
                   a.name.c_str(), to_string(p).c_str(), to_string(op).c_str(), static_cast<long long>(a.rows),
                   static_cast<long long>(a.cols), static_cast<long long>(a.nnz()), compulsory_bytes(a, p) / 1e6,
-                  s.variant.name().c_str(), s.level.c_str(), s.detail.c_str(), ms);
-      const Variant rule = rule_of_thumb(compute_features(a), a.entry.name, p, op, deterministic, schedule_limits(gpu));
+                  s.variant.name().c_str(), s.level.c_str(), s.detail.c_str(), ms, hash_ms, features_ms, model_ms);
+      const Variant rule = rule_of_thumb(features, a.entry.name, p, op, deterministic, schedule_limits(gpu));
       if (s.level == "model") {
         const Prediction& pred = s.prediction;
         std::printf("  %-4s %-58s %9s %7s %s\n", "rank", "variant", "expected", "spread", "timed on");

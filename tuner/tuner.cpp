@@ -181,6 +181,9 @@ struct Tuner::Job {
   std::string stage;
   size_t stage_done = 0, stage_total = 0;
   size_t planned = 0;
+  // The full search records a variant far slower than the best after one launch; a short list (quick
+  // tuning, the evaluation's checks) times each one properly: a single launch of a tiny kernel can hiccup.
+  bool one_launch_verdict = true;
 };
 
 Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
@@ -251,7 +254,7 @@ void Tuner::measure(Job& job, const Variant& v) {
       m.status = "timeout: one launch took " + std::to_string(first_ms) + " ms";
     } else {
       const auto* best = job.record.best();
-      if (best && first_ms * 1e3 > 4.0 * best->median_us && first_ms > 0.05) {
+      if (job.one_launch_verdict && best && first_ms * 1e3 > 4.0 * best->median_us && first_ms > 0.05) {
         // Far slower than the best already found: one launch is evidence enough.
         m.median_us = first_ms * 1e3;
         m.samples_us = {m.median_us};
@@ -567,6 +570,7 @@ bool Tuner::run_job(const HostMatrix& a, const std::string& domain, Precision p,
   std::vector<Variant> stage1, atomic;
   if (given) {
     stage1 = *given;
+    job.one_launch_verdict = false;
   } else {
     for (const auto& v : stage_one_variants(entry, p, options_, limits))
       (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
