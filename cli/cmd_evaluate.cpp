@@ -122,8 +122,7 @@ int run_evaluate(const std::vector<std::string>& args) {
     const std::string path = vm["database"].as<std::string>();
     if (!std::filesystem::exists(path)) throw InvalidArgument("no tuning database at " + path);
     db = std::make_unique<TuningDatabase>(path);
-    gpu.max_threads_per_block = 1024, gpu.max_threads_per_sm = 2048, gpu.max_blocks_per_sm = 32;
-    gpu.l2_bytes = db->l2_bytes();
+    gpu = offline_device(db->l2_bytes());
   } else {
     ctx = std::make_unique<Context>(vm["device"].as<int>());
     gpu = ctx->device();

@@ -62,12 +62,7 @@ int run_predict(const std::vector<std::string>& args) {
   }
   const TuningDatabase db(path);
   if (!db.warning().empty()) std::cerr << "jitsparse predict: " << db.warning() << "\n";
-  if (gpu.l2_bytes == 0) gpu.l2_bytes = db.l2_bytes();
-  if (gpu.max_threads_per_sm == 0) {  // no GPU: the limits of the GPUs the tuner knows (sm_60 and later)
-    gpu.max_threads_per_block = 1024;
-    gpu.max_threads_per_sm = 2048;
-    gpu.max_blocks_per_sm = 32;
-  }
+  if (gpu.max_threads_per_sm == 0) gpu = offline_device(db.l2_bytes());  // read offline
   std::cout << "database " << path << " (" << db.records().size() << " records; L2 "
             << (gpu.l2_bytes > 0 ? std::to_string(gpu.l2_bytes >> 20) + " MiB" : "unknown, taken as 50 MiB") << ")\n";
 

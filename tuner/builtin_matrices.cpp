@@ -281,7 +281,10 @@ TetMesh box_tet_mesh(int nx, int ny, int nz, double jitter) {
   return m;
 }
 
-int64_t count_boundary_edges(const TriangleMesh& mesh) {
+namespace {
+
+// Every triangle side as (smaller vertex << 32 | larger vertex), sorted: an inner edge appears twice.
+std::vector<uint64_t> sorted_edge_keys(const TriangleMesh& mesh) {
   std::vector<uint64_t> edges;
   edges.reserve(mesh.triangles.size() * 3);
   for (const auto& t : mesh.triangles)
@@ -290,6 +293,13 @@ int64_t count_boundary_edges(const TriangleMesh& mesh) {
       edges.push_back((static_cast<uint64_t>(std::min(a, b)) << 32) | std::max(a, b));
     }
   std::sort(edges.begin(), edges.end());
+  return edges;
+}
+
+}  // namespace
+
+int64_t count_boundary_edges(const TriangleMesh& mesh) {
+  const std::vector<uint64_t> edges = sorted_edge_keys(mesh);
   int64_t boundary = 0;
   for (size_t i = 0; i < edges.size();) {
     size_t j = i;
@@ -301,14 +311,7 @@ int64_t count_boundary_edges(const TriangleMesh& mesh) {
 }
 
 std::vector<int> vertex_valences(const TriangleMesh& mesh) {
-  std::vector<uint64_t> edges;
-  edges.reserve(mesh.triangles.size() * 3);
-  for (const auto& t : mesh.triangles)
-    for (int k = 0; k < 3; ++k) {
-      const uint32_t a = t[k], b = t[(k + 1) % 3];
-      edges.push_back((static_cast<uint64_t>(std::min(a, b)) << 32) | std::max(a, b));
-    }
-  std::sort(edges.begin(), edges.end());
+  std::vector<uint64_t> edges = sorted_edge_keys(mesh);
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   std::vector<int> valence(mesh.vertices.size(), 0);
   for (uint64_t e : edges) {
