@@ -45,6 +45,60 @@ std::map<std::string, MatrixSource> sources_by_name(const std::vector<std::strin
   return out;
 }
 
+// What the evaluation times on the GPU before it scores: the variants each matrix's records lack (by hash,
+// per precision), and cuSPARSE's best form of every evaluated matrix.
+struct GpuWork {
+  std::map<std::string, std::map<Precision, std::vector<Variant>>> missing;
+  bool cusparse = true;
+};
+
+// Rebuilds or reads each matrix once, checks it is the one tuned, times what `work` asks and returns the
+// best cuSPARSE time per (hash, precision).
+std::map<std::pair<std::string, std::string>, double> time_on_gpu(Context& ctx, TuningDatabase& db,
+                                                                  const EvaluationOptions& o, const GpuWork& work,
+                                                                  const std::map<std::string, MatrixSource>& sources) {
+  std::map<std::string, std::string> names;  // hash -> name of the matrices with work
+  for (const MatrixRecord* r : db.records())
+    if (r->complete && r->search == "full" && r->op == to_string(o.op) && (work.cusparse || work.missing.count(r->hash)))
+      names[r->hash] = r->name;
+  TuneOptions to;
+  to.op = o.op;
+  to.deterministic = o.deterministic;
+  to.progress = false;
+  Tuner tuner(ctx, db, to);
+  std::map<std::pair<std::string, std::string>, double> cusparse_us;
+  size_t done = 0;
+  for (const auto& [hash, name] : names) {
+    ++done;
+    const auto src = sources.find(name);
+    if (src == sources.end()) {
+      std::cerr << "  " << name << ": not a built-in matrix and not among the given files: nothing timed\n";
+      continue;
+    }
+    const HostMatrix a = src->second.load();
+    if (matrix_hash(a) != hash) {
+      std::cerr << "  " << name << ": the matrix of that name differs from the one tuned: nothing timed\n";
+      continue;
+    }
+    std::cerr << "[" << done << "/" << names.size() << "] " << name << "\n";
+    if (auto m = work.missing.find(hash); m != work.missing.end()) tuner.measure_variants(a, src->second.domain, m->second);
+    if (!work.cusparse) continue;
+    BaselineOptions bo;
+    bo.op = o.op;
+    bo.device = ctx.device().ordinal;
+    const auto x = random_vector(is_transposed(o.op) ? a.rows : a.cols, a.vector_components(), 12345);
+    for (Precision p : {Precision::f32, Precision::f64}) {
+      if (!db.find(hash, to_string(p), to_string(o.op))) continue;
+      for (const auto& b : run_cusparse_baselines(a, p, x, bo))
+        if (b.ok()) {
+          auto [it, fresh] = cusparse_us.emplace(std::make_pair(hash, to_string(p)), b.median_us);
+          if (!fresh) it->second = std::min(it->second, b.median_us);
+        }
+    }
+  }
+  return cusparse_us;
+}
+
 void print_rows(const std::string& holdout, const std::vector<EvaluationRow>& rows) {
   auto rel = [](const PredictorResult& p) {
     return p.relative ? std::to_string(*p.relative).substr(0, 5) + "x" : p.status.substr(0, 9);
@@ -143,64 +197,18 @@ int run_evaluate(const std::vector<std::string>& args) {
 
   std::map<std::pair<std::string, std::string>, double> cusparse_us;  // (hash, precision) -> best
   if (ctx) {
-    // What to time, per matrix: the union over the holdouts of what the predictors chose and lack.
-    std::map<std::string, std::vector<MissingTimes>> todo;  // by hash
-    std::map<std::string, std::string> names;
-    for (const auto& [h, ev] : runs)
-      for (auto& m : ev.missing(*db)) {
-        if (!measure) break;
-        todo[m.hash].push_back(m);
-      }
-    for (const MatrixRecord* r : db->records())
-      if (r->complete && r->search == "full" && r->op == to_string(base.op)) names[r->hash] = r->name;
-    if (vm.count("no-cusparse")) {
-      for (auto it = names.begin(); it != names.end();) it = todo.count(it->first) ? std::next(it) : names.erase(it);
-    }
-    const auto sources = sources_by_name(positional_values(vm, "matrix"), vm["entry"].as<std::string>());
-    TuneOptions to;
-    to.op = base.op;
-    to.deterministic = base.deterministic;
-    to.progress = false;
-    Tuner tuner(*ctx, *db, to);
-    size_t done = 0;
-    for (const auto& [hash, name] : names) {
-      ++done;
-      const auto src = sources.find(name);
-      if (src == sources.end()) {
-        std::cerr << "  " << name << ": not a built-in matrix and not among the given files: nothing timed\n";
-        continue;
-      }
-      const HostMatrix a = src->second.load();
-      if (matrix_hash(a) != hash) {
-        std::cerr << "  " << name << ": the matrix of that name differs from the one tuned: nothing timed\n";
-        continue;
-      }
-      std::cerr << "[" << done << "/" << names.size() << "] " << name << "\n";
-      if (auto t = todo.find(hash); t != todo.end()) {
-        std::map<std::string, std::vector<Variant>> by_precision;
-        for (const auto& m : t->second)
+    GpuWork work;
+    if (measure)
+      for (const auto& [h, ev] : runs)
+        for (const auto& m : ev.missing(*db))
           for (const auto& v : m.variants) {
-            auto& list = by_precision[m.precision];
+            auto& list = work.missing[m.hash][parse_precision(m.precision)];
             const Variant parsed_v = Variant::parse(v);
             if (std::find(list.begin(), list.end(), parsed_v) == list.end()) list.push_back(parsed_v);
           }
-        for (const auto& [prec, variants] : by_precision)
-          tuner.measure_variants(a, src->second.domain, parse_precision(prec), variants);
-      }
-      if (vm.count("no-cusparse")) continue;
-      for (const MatrixRecord* r : db->records()) {
-        if (r->hash != hash || r->op != to_string(base.op) || r->search != "full") continue;
-        BaselineOptions bo;
-        bo.op = base.op;
-        bo.device = gpu.ordinal;
-        const auto x = random_vector(is_transposed(base.op) ? a.rows : a.cols, a.vector_components(), 12345);
-        for (const auto& b : run_cusparse_baselines(a, parse_precision(r->precision), x, bo))
-          if (b.ok()) {
-            auto [it, fresh] = cusparse_us.emplace(std::make_pair(hash, r->precision), b.median_us);
-            if (!fresh) it->second = std::min(it->second, b.median_us);
-          }
-      }
-    }
+    work.cusparse = !vm.count("no-cusparse");
+    cusparse_us = time_on_gpu(*ctx, *db, base, work,
+                              sources_by_name(positional_values(vm, "matrix"), vm["entry"].as<std::string>()));
   }
 
   nlohmann::json holdouts = nlohmann::json::array();

@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "core/entry_type.hpp"
@@ -119,12 +118,11 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   Prediction out;
   const std::string prec = to_string(q.precision), op = to_string(q.op);
   const auto query = model_features(q.features, q.compulsory_bytes, l2_bytes_, q.components);
-  const std::string exclude_family = filter.exclude_family;
   auto gather = [&](bool transfer) {
     std::vector<std::pair<double, const MatrixRecord*>> near;
     for (const MatrixRecord* r : db_.records()) {
       if ((r->entry == q.entry) == transfer || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
-      if (r->hash == filter.exclude_hash || (!exclude_family.empty() && family_of_domain(r->domain) == exclude_family)) continue;
+      if (r->hash == filter.exclude_hash || (!filter.exclude_family.empty() && family_of_domain(r->domain) == filter.exclude_family)) continue;
       if (!r->best(false, q.deterministic)) continue;
       int components = q.components;
       if (transfer) {  // the record's entry type must be known to compare entry sizes
@@ -162,11 +160,11 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   for (size_t j = 0; j < k; ++j) out.neighbours[j].weight = weights[j] / weight_sum;
 
   // Candidates: what any neighbour ran near its best.
-  std::map<std::string, bool> candidates;
+  std::set<std::string> candidates;
   for (const auto& p : profiles)
     for (const auto& [v, l] : p.log_relative)
-      if (l <= std::log(kNearBest)) candidates[v] = true;
-  for (const auto& [v, unused] : candidates) {
+      if (l <= std::log(kNearBest)) candidates.insert(v);
+  for (const auto& v : candidates) {
     Candidate c;
     c.variant = v;
     double mean = 0;
@@ -182,8 +180,6 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     c.spread = std::sqrt(var);
     out.ranked.push_back(c);
   }
-  // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
-  // another ranks below a steady one), then the one timed on more neighbours.
   // Transferred variants the query's entry type cannot run (no adjoint, too much shared memory) go.
   if (out.transferred && EntryRegistry::instance().contains(q.entry)) {
     const EntryType& entry = EntryRegistry::instance().get(q.entry);
@@ -198,6 +194,8 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
                                     }),
                      out.ranked.end());
   }
+  // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
+  // another ranks below a steady one), then the one timed on more neighbours.
   auto score = [](const Candidate& c) { return std::log(c.expected_relative) + 0.25 * c.spread; };
   std::sort(out.ranked.begin(), out.ranked.end(), [&](const Candidate& l, const Candidate& r) {
     if (score(l) != score(r)) return score(l) < score(r);

@@ -108,17 +108,17 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     row.quick_k = static_cast<int>(p.quick.size());
     row.full_seconds = p.full_seconds;
     // Quick tuning keeps the fastest of its candidates; its cost is what timing them cost the search.
-    row.quick.status = p.quick.empty() ? "not timed" : "ok";
+    bool untimed = p.quick.empty();
     for (const auto& v : p.quick) {
       const PredictorResult one = look_up(*r, v, best->median_us);
       if (const MeasurementRecord* m = r->find(v)) row.quick_seconds += m->seconds;
-      if (one.status == "not timed") row.quick.status = "not timed";
+      untimed = untimed || one.status == "not timed";
       if (one.relative && (!row.quick.relative || *one.relative < *row.quick.relative)) {
         row.quick.relative = one.relative;
         row.quick.variant = v;
       }
     }
-    if (row.quick.status == "ok" && !row.quick.relative) row.quick.status = "failed";
+    row.quick.status = row.quick.relative ? "ok" : untimed ? "not timed" : "failed";
     out.push_back(std::move(row));
   }
   return out;

@@ -483,25 +483,29 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const EntryType& entry = a.entry;
   if (options_.op == Op::h && !entry.has_adjoint)
     throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") has no adjoint: cannot tune A^H x");
+  const MatrixFacts facts{matrix_hash(a), compute_features(a)};
   for (Precision p : options_.precisions) {
     if (!entry.supports(to_string(p))) continue;
-    if (!run_job(a, domain, p, nullptr)) return false;
+    if (!run_job(a, facts, domain, p, nullptr)) return false;
   }
   return true;
 }
 
-void Tuner::measure_variants(const HostMatrix& a, const std::string& domain, Precision p,
-                             const std::vector<Variant>& variants) {
-  if (!a.entry.supports(to_string(p)))
-    throw InvalidArgument("entry type '" + a.entry.name + "' has no " + to_string(p) + " kernels");
-  run_job(a, domain, p, &variants);
+void Tuner::measure_variants(const HostMatrix& a, const std::string& domain,
+                             const std::map<Precision, std::vector<Variant>>& variants) {
+  for (const auto& [p, list] : variants)
+    if (!a.entry.supports(to_string(p)))
+      throw InvalidArgument("entry type '" + a.entry.name + "' has no " + to_string(p) + " kernels");
+  const MatrixFacts facts{matrix_hash(a), compute_features(a)};
+  for (const auto& [p, list] : variants) run_job(a, facts, domain, p, &list);
 }
 
 // Quick tuning: the selection model's first candidates for this matrix (nothing when the database knows
 // no matrix of this entry type, precision and operation: the caller runs the full search then).
-std::vector<Variant> Tuner::quick_candidates(const HostMatrix& a, Precision p, std::string* why) const {
+std::vector<Variant> Tuner::quick_candidates(const HostMatrix& a, const MatrixFacts& facts, Precision p,
+                                             std::string* why) const {
   const SelectionModel model(db_, ctx_.device().l2_bytes);
-  ModelQuery q{compute_features(a), compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic,
+  ModelQuery q{facts.features, compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic,
                a.entry.num_components()};
   const Prediction pred = model.predict(q);
   std::vector<Variant> out;
@@ -517,7 +521,8 @@ std::vector<Variant> Tuner::quick_candidates(const HostMatrix& a, Precision p, s
   return out;
 }
 
-bool Tuner::run_job(const HostMatrix& a, const std::string& domain, Precision p, const std::vector<Variant>* given) {
+bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::string& domain, Precision p,
+                    const std::vector<Variant>* given) {
   const EntryType& entry = a.entry;
   const ScheduleLimits limits = schedule_limits(ctx_.device());
   const Op op = options_.op;
@@ -525,16 +530,17 @@ bool Tuner::run_job(const HostMatrix& a, const std::string& domain, Precision p,
   job.a = &a;
   job.precision = p;
   job.record.name = a.name;
-  job.record.hash = matrix_hash(a);
+  job.record.hash = facts.hash;
   job.record.entry = entry.name;
   job.record.precision = to_string(p);
   job.record.op = to_string(op);
   job.record.domain = domain;
-  job.record.features = compute_features(a);
+  job.record.features = facts.features;
   job.record.compulsory_bytes = compulsory_bytes(a, p);
   const bool quick = options_.quick && !given;
   std::vector<Variant> quick_list;
-  if (const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op)); old && !options_.remeasure && !db_.stale()) {
+  const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op));
+  if (old && !options_.remeasure && !db_.stale()) {
     const bool enough = old->complete && (old->search == "full" || quick) &&
                         (!options_.deterministic || !old->deterministic_winner.empty());
     if (enough && !given) {
@@ -548,7 +554,6 @@ bool Tuner::run_job(const HostMatrix& a, const std::string& domain, Precision p,
       return true;
     }
     job.record.measurements = old->measurements;  // resume
-    job.record.search = old->search;
     if (given) {  // measuring more of a finished record keeps what it was
       job.record.complete = old->complete;
       job.record.domain = old->domain;
@@ -557,13 +562,14 @@ bool Tuner::run_job(const HostMatrix& a, const std::string& domain, Precision p,
   if (out_of_budget()) return false;
   if (quick) {
     std::string why;
-    quick_list = quick_candidates(a, p, &why);
+    quick_list = quick_candidates(a, facts, p, &why);
     if (options_.verbose || options_.progress)
       std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p) << ": quick tuning, " << why << "\n";
     if (!quick_list.empty()) given = &quick_list;
   }
-  if (given && !db_.find(job.record.hash, to_string(p), to_string(op))) job.record.search = "quick";
-  if (!given) job.record.search = "full";
+  // The staged search makes a full record; a short list adds to the record there is (keeping its kind)
+  // or starts a quick one.
+  job.record.search = !given ? "full" : old ? old->search : "quick";
 
   // Op t/h in both kinds: the copy kind first over every layout x threads-per-row, then the atomic kind
   // only where the copy kind ranked a layout's threads-per-row best (atomic_stage_one).

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/features.hpp"
 #include "core/host_matrix.hpp"
 #include "runtime/context.hpp"
 #include "generator/search_space.hpp"
@@ -52,10 +53,11 @@ class Tuner {
 
   // Tunes one matrix in every requested precision. Returns false when the budget ran out.
   bool tune(const HostMatrix& a, const std::string& domain);
-  // Measures these variants of one matrix in one precision (those its record lacks), re-times the fastest
+  // Measures these variants of one matrix per precision (those its records lack), re-times the fastest
   // and saves: the evaluation's check of predictions the staged search never timed. A record that
   // exists keeps its kind of search and completeness; a new one is recorded as a quick search.
-  void measure_variants(const HostMatrix& a, const std::string& domain, Precision p, const std::vector<Variant>& variants);
+  void measure_variants(const HostMatrix& a, const std::string& domain,
+                        const std::map<Precision, std::vector<Variant>>& variants);
   // Domain winners over everything tuned in this run (geometric mean of the speedup over schedule-only).
   void finish();
   // The tune-result document (tuner/report.hpp renders it).
@@ -65,8 +67,16 @@ class Tuner {
 
  private:
   struct Job;
-  bool run_job(const HostMatrix& a, const std::string& domain, Precision p, const std::vector<Variant>* given);
-  std::vector<Variant> quick_candidates(const HostMatrix& a, Precision p, std::string* why) const;
+  // What every record of a matrix shares, computed once per matrix (hashing a large one takes 0.2 s).
+  struct MatrixFacts {
+    std::string hash;
+    MatrixFeatures features;
+  };
+  // One (matrix, precision): the staged search, or only `given` variants when not null.
+  bool run_job(const HostMatrix& a, const MatrixFacts& facts, const std::string& domain, Precision p,
+               const std::vector<Variant>* given);
+  std::vector<Variant> quick_candidates(const HostMatrix& a, const MatrixFacts& facts, Precision p,
+                                        std::string* why) const;
   void pack_layouts(Job& job, const std::vector<Variant>& variants);
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;

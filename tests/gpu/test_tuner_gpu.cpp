@@ -171,7 +171,7 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
     REQUIRE(full->find(extra) == nullptr);
     TuneOptions o = small_search();
     Tuner tuner(ctx, db, o);
-    tuner.measure_variants(a, "test", Precision::f64, {Variant::parse(extra)});
+    tuner.measure_variants(a, "test", {{Precision::f64, {Variant::parse(extra)}}});
     const MatrixRecord* after = db.find(matrix_hash(a), "f64");
     REQUIRE(after->find(extra) != nullptr);
     CHECK(after->find(extra)->ok());
