@@ -319,9 +319,12 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
     }
     ++job.stage_done;
     if (job.stage_done % 8 == 0) progress_line(job);
-    if (job.stage_done % 64 == 0) {  // a killed run loses at most this much
+    // A killed run loses at most kCheckpointSeconds of measuring. By time, not by count: a save re-reads
+    // and rewrites the whole database, which grows with every matrix tuned (14 MB after the training set).
+    if (std::chrono::steady_clock::now() - last_save_ > std::chrono::duration<double>(kCheckpointSeconds)) {
       db_.upsert(job.record);
       db_.save();
+      last_save_ = std::chrono::steady_clock::now();
     }
   }
 }

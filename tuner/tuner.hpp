@@ -91,6 +91,8 @@ class Tuner {
   TuningDatabase& db_;
   TuneOptions options_;
   std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_save_ = std::chrono::steady_clock::now();
+  static constexpr double kCheckpointSeconds = 10;
   std::vector<std::pair<std::string, std::string>> tuned_;  // (hash, precision) of this run, op options_.op
   std::string started_iso_;
   int planned_matrices_ = 0;
