@@ -105,7 +105,8 @@ Selection best_of_layout(const TuningDatabase& db, const HostMatrix& a, Precisio
     for (const auto& m : r->measurements) {
       if (!m.ok()) continue;
       const Variant v = Variant::parse(m.variant);
-      if (v.layout.name() != layout && v.layout.outer_name() != layout) continue;
+      const bool any_hisparse = layout == "hisparse" && v.layout.outer == OuterLayout::hisparse;
+      if (v.layout.name() != layout && v.layout.outer_name() != layout && !any_hisparse) continue;
       if (!best || m.median_us < best->median_us) best = &m;
     }
   if (!best) {
@@ -134,7 +135,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("no-tune", "do not tune untuned matrices: use the selection model's first choice (or the domain winner, or the default)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
-      ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos) instead of the winner")
+      ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos, hisparse, hisparse64c2) instead of the winner")
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 51 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back launches (a matrix that fits in L2 is partly served from it); cold: a buffer of "

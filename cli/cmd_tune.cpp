@@ -1,5 +1,6 @@
 // jitsparse tune: the main job. Searches layouts and schedules on the user's matrices (or the built-in
 // set), records everything in this GPU's tuning database and writes an HTML + JSON report.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -39,6 +40,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("remeasure", "measure again even what the database already holds")
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
       ("top-layouts", po::value<int>()->default_value(2), "layouts whose whole schedule grid is measured")
+      ("hisparse", po::value<std::string>(), "HiSparse layouts of stage one, comma separated (e.g. hisparse16c1-aos-aos,hisparse64c2-aos-soa), or none; default hisparse32c2-aos-aos,hisparse64c2-aos-aos,hisparse64c4-aos-aos")
       ("output,o", po::value<std::string>()->default_value("jitsparse-report"), "folder for tune.html and tune.json")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
       ("quiet,q", "no progress line");
@@ -58,6 +60,19 @@ int run_tune(const std::vector<std::string>& args) {
     throw InvalidArgument("entry type '" + entry + "' has no adjoint (\"adjoint\": false in its definition): cannot tune --op h");
   if (vm.count("budget")) options.budget_seconds = parse_duration(vm["budget"].as<std::string>());
   options.remeasure = vm.count("remeasure") > 0;
+  if (vm.count("hisparse")) {
+    options.hisparse_layouts.clear();
+    std::string list = vm["hisparse"].as<std::string>();
+    if (list != "none")
+      for (size_t start = 0; start <= list.size();) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        const std::string name = list.substr(start, comma - start);
+        const Layout l = Layout::parse(name);  // names the expected form when wrong
+        if (l.outer != OuterLayout::hisparse) throw InvalidArgument("--hisparse: '" + name + "' is not a hisparse layout");
+        options.hisparse_layouts.push_back(l.name());
+        start = comma + 1;
+      }
+  }
   if (vm.count("memory-cap")) options.memory_cap_bytes = parse_bytes(vm["memory-cap"].as<std::string>());
   options.top_layouts = vm["top-layouts"].as<int>();
   options.quick = vm.count("quick") > 0;

@@ -134,6 +134,16 @@ struct HiSparseStats {
   int64_t node_count(HiNodeType t) const;
 };
 
+// A leaf and where it sits (stored coordinates of its first row and column); `slots` is the work it
+// holds: d*d for a dense leaf, the padded count for a COO leaf.
+struct HiLeaf {
+  uint64_t ptr;
+  int64_t row0, col0;
+  uint32_t slots;
+};
+// Every leaf, in tree order (inside one leaf row, by column; inside one leaf column, by row).
+std::vector<HiLeaf> hisparse_leaves(const HiSparseMatrix& m);
+
 // Walks the tree; throws InvalidArgument on a corrupt pointer (offset out of the pool, wrong type for level).
 HiSparseStats hisparse_statistics(const HiSparseMatrix& m);
 

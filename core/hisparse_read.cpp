@@ -34,6 +34,8 @@ struct Visitor {
   std::function<void(int level, HiNodeType t)> node = [](int, HiNodeType) {};
   std::function<void(int64_t row, int64_t col, const uint8_t* entry)> entry = [](int64_t, int64_t, const uint8_t*) {};
   std::function<void()> padding = [] {};
+  std::function<void(uint64_t ptr, int64_t row0, int64_t col0)> leaf = [](uint64_t, int64_t, int64_t) {};
+  bool entries = true;  // false: leaves are reported, their entries not read (a fast walk)
 };
 
 class Walker {
@@ -64,6 +66,11 @@ class Walker {
 
   void node(uint64_t ptr, int level, int64_t row0, int64_t col0) {
     v_.node(level, hi_type(ptr));
+    if (level == 0) {
+      checked(ptr, 0, 16);
+      v_.leaf(ptr, row0, col0);
+      if (!v_.entries) return;
+    }
     switch (hi_type(ptr)) {
       case HiNodeType::dense_leaf: return dense_leaf(ptr, row0, col0);
       case HiNodeType::dense_inner: return dense_inner(ptr, level, row0, col0);
@@ -163,6 +170,20 @@ HostMatrix HiSparseMatrix::to_host() const {
   HostMatrix a = triplets.build(/*sum_duplicates=*/false);
   a.name = name_ + (transposed_ ? "^T" : "");
   return a;
+}
+
+std::vector<HiLeaf> hisparse_leaves(const HiSparseMatrix& m) {
+  std::vector<HiLeaf> out;
+  Visitor v;
+  v.entries = false;
+  const int d = m.d();
+  v.leaf = [&](uint64_t ptr, int64_t row0, int64_t col0) {
+    uint32_t slots = static_cast<uint32_t>(d * d);
+    if (hi_type(ptr) != HiNodeType::dense_leaf) std::memcpy(&slots, m.pool().data() + hi_offset(ptr) + 4, 4);
+    out.push_back({ptr, row0, col0, slots});
+  };
+  Walker(m, v).run();
+  return out;
 }
 
 HiSparseStats hisparse_statistics(const HiSparseMatrix& m) {

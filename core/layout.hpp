@@ -19,6 +19,16 @@ namespace jitsparse {
 //             (0 for padded rows). Positions with k >= row_len[r] are padding: never read by a kernel.
 // outer hola: the csr arrays, read by the Hola-style kernel (templates/jitsparse/hola.cuh), which balances
 //             a fixed number of entries per block and per thread and needs no other preprocessing.
+// outer hisparse (d = slice, X = coo): the HiSparse tree of core/hisparse.hpp in one byte pool (`pool`),
+//             leaves COO1/COOX/dense with entries aos (inner is always aos), plus static work lists per
+//             operation (`hi[0]` for A x, `hi[1]` for A^T x and A^H x), built by core/hisparse_pack.cpp:
+//             a strip is d consecutive rows of op(A) (a leaf row for A x, a leaf column for A^T x);
+//             strip s owns leaves strip_begin[s] .. strip_begin[s+1]-1 (leaf_ptr: pool pointer with the
+//             node type in its low 4 bits; leaf_block: the leaf's block index along the other axis, so
+//             its x elements start at leaf_block * d), in order of that index. strip_order lists every
+//             strip, those with more entries first by power-of-two class (strip_class, host only),
+//             natural order inside a class: the strips above any power-of-two threshold are a prefix.
+//             col_idx and values stay empty; rows_padded = rows.
 // outer ell:  ELLPACK-R: one slice of all rows, rows_padded = multiple of 32, width = longest row,
 //             element k of row r at position k*rows_padded + r; row_len as for sell; slice_ptr = {0, total}.
 // inner aos:  component i of the entry at position p is values[p*C + i].
@@ -32,31 +42,36 @@ namespace jitsparse {
 // y is written for rows r < rows only; padded rows (r >= rows) have no y element in the aos layout.
 // Limits: positions (stored_entries) and rows_padded must fit in int32 (pack throws otherwise); value
 //         and vector indices (p*C + i, i*value_stride + p, i*vector_stride + j) may need 64 bits.
-enum class OuterLayout { csr, ell, sell, hola };
+enum class OuterLayout { csr, ell, sell, hola, hisparse };
 enum class InnerLayout { aos, soa };
 enum class VectorLayout { aos, soa };
 
 struct Layout {
   OuterLayout outer = OuterLayout::csr;
-  int slice = 0;  // sell: 16 or 32; 0 otherwise
+  int slice = 0;  // sell: 16 or 32; hisparse: d (16..256); 0 otherwise
+  int coo = 0;    // hisparse: X of the COOX leaves (1, 2 or 4); 0 otherwise
   InnerLayout inner = InnerLayout::aos;
   VectorLayout vector = VectorLayout::aos;
 
-  // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa". parse() also takes "sell-32-...".
+  // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa", "hisparse64c2-aos-aos".
+  // parse() also takes "sell-32-...".
   std::string name() const;
-  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "hola"
+  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "hola", "hisparse64c2"
   static Layout parse(const std::string& s);  // throws InvalidArgument
   bool operator==(const Layout& o) const {
-    return outer == o.outer && slice == o.slice && inner == o.inner && vector == o.vector;
+    return outer == o.outer && slice == o.slice && coo == o.coo && inner == o.inner && vector == o.vector;
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
   bool uses_row_ptr() const { return outer == OuterLayout::csr || outer == OuterLayout::hola; }  // csr arrays
 };
 
 // Every layout: {csr, ell, sell16, sell32, hola} x {aos, soa} x {aos, soa}. Hola layouts run with hola
-// schedules only (generator/variant.hpp); row_layouts() leaves them out.
+// schedules only (generator/variant.hpp); row_layouts() leaves them out. HiSparse layouts are listed
+// apart (hisparse_layouts): 30 of them, each a tree to build, so a search picks a few.
 std::vector<Layout> all_layouts();
 std::vector<Layout> row_layouts();  // csr, ell, sell16, sell32: the row-per-thread-group kernel family
+// hisparse{16,32,64,128,256}c{1,2,4}-aos-{aos,soa}
+std::vector<Layout> hisparse_layouts();
 
 int64_t vector_stride(int64_t n);  // soa vector stride, see above
 
@@ -76,6 +91,19 @@ struct PackedMatrix {
   std::vector<int32_t> row_len;    // sell/ell only, rows_padded
   std::vector<int32_t> col_idx;    // stored_entries
   std::vector<unsigned char> values;  // float or double, laid out by `inner`
+
+  // hisparse only (see above); hi[0]: strips of A x, hi[1]: strips of A^T x and A^H x.
+  struct HiStrips {
+    std::vector<int32_t> strip_begin;  // strips + 1
+    std::vector<int32_t> strip_order;  // strips
+    std::vector<uint64_t> leaf_ptr;    // leaves
+    std::vector<int32_t> leaf_block;   // leaves
+    std::vector<int32_t> at_least;     // host only: at_least[k] = strips with at least 2^k entries
+                                       // (k = 0..31): the first at_least[k] of strip_order
+    int64_t bytes() const;             // device bytes (at_least is not uploaded)
+  };
+  std::vector<uint8_t> pool;
+  HiStrips hi[2];
 
   // Bytes of all arrays above: the matrix's device footprint.
   int64_t bytes() const;

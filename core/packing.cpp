@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/hisparse_pack.hpp"
 #include "core/layout.hpp"
 
 namespace jitsparse {
@@ -231,8 +232,8 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
 
 [[noreturn]] void bad_layout(const std::string& text) {
   throw InvalidArgument("unknown layout '" + text +
-                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, hola; inner and vector aos "
-                        "or soa; e.g. csr-aos-aos, sell32-soa-aos)");
+                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, hola or hisparse<d>c<X>; "
+                        "inner and vector aos or soa; e.g. csr-aos-aos, sell32-soa-aos, hisparse64c2-aos-aos)");
 }
 
 }  // namespace
@@ -242,6 +243,7 @@ std::string Layout::outer_name() const {
     case OuterLayout::csr: return "csr";
     case OuterLayout::hola: return "hola";
     case OuterLayout::ell: return "ell";
+    case OuterLayout::hisparse: return "hisparse" + std::to_string(slice) + "c" + std::to_string(coo);
     default: return "sell" + std::to_string(slice);
   }
 }
@@ -275,6 +277,16 @@ Layout Layout::parse(const std::string& text) {
   } else if (parts[0] == "sell16" || parts[0] == "sell32") {
     l.outer = OuterLayout::sell;
     l.slice = parts[0] == "sell16" ? 16 : 32;
+  } else if (parts[0].rfind("hisparse", 0) == 0) {
+    l.outer = OuterLayout::hisparse;
+    bool known = false;
+    for (const Layout& h : hisparse_layouts()) known = known || h.outer_name() == parts[0];
+    if (!known)
+      throw InvalidArgument("unknown hisparse layout '" + text + "' (expected hisparse<d>c<X>-aos-<aos|soa>, d 16, 32, "
+                            "64, 128 or 256, X 1, 2 or 4; e.g. hisparse64c2-aos-aos)");
+    const size_t c = parts[0].find('c', 8);
+    l.slice = std::stoi(parts[0].substr(8, c - 8));
+    l.coo = std::stoi(parts[0].substr(c + 1));
   } else {
     fail();
   }
@@ -288,6 +300,8 @@ Layout Layout::parse(const std::string& text) {
   side(parts[2], vector_soa);
   l.inner = inner_soa ? InnerLayout::soa : InnerLayout::aos;
   l.vector = vector_soa ? VectorLayout::soa : VectorLayout::aos;
+  if (l.outer == OuterLayout::hisparse && inner_soa)
+    throw InvalidArgument("layout '" + text + "': hisparse leaves store entries aos (e.g. hisparse64c2-aos-aos)");
   return l;
 }
 
@@ -320,20 +334,38 @@ std::vector<Layout> all_layouts() {
   return out;
 }
 
+std::vector<Layout> hisparse_layouts() {
+  std::vector<Layout> out;
+  for (int d : {16, 32, 64, 128, 256})
+    for (int x : {1, 2, 4})
+      for (VectorLayout vec : {VectorLayout::aos, VectorLayout::soa}) {
+        Layout l;
+        l.outer = OuterLayout::hisparse;
+        l.slice = d;
+        l.coo = x;
+        l.vector = vec;
+        out.push_back(l);
+      }
+  return out;
+}
+
 int64_t vector_stride(int64_t n) { return round_up(n, 32); }
 
 int64_t PackedMatrix::bytes() const {
   const int64_t words = static_cast<int64_t>(row_ptr.size() + slice_ptr.size() + row_len.size() + col_idx.size());
-  return words * 4 + static_cast<int64_t>(values.size());
+  return words * 4 + static_cast<int64_t>(values.size()) + static_cast<int64_t>(pool.size()) + hi[0].bytes() +
+         hi[1].bytes();
 }
 
 int64_t packed_bytes(const HostMatrix& a, const Layout& layout, Precision precision) {
   check_matrix_sizes(a);
+  if (layout.outer == OuterLayout::hisparse) return hisparse_bytes_estimate(a, layout, precision);
   return shape_bytes(compute_shape(a, layout, false), layout, a.components(), precision);
 }
 
 PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision) {
   check_matrix_sizes(a);
+  if (layout.outer == OuterLayout::hisparse) return pack_hisparse(a, layout, precision);
   const int C = a.components();
   const Shape s = compute_shape(a, layout, true);
   // Kernels index positions (row_ptr, slice_ptr, begin + k * stride) and rows with 32-bit ints, so both
@@ -396,6 +428,7 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
 
 void repack_values(PackedMatrix& m, const HostMatrix& a) {
   check_matrix_sizes(a);
+  if (m.layout.outer == OuterLayout::hisparse) return repack_hisparse_values(m, a);
   auto mismatch = [&](const std::string& what) {
     throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" + what + ")");
   };
@@ -457,6 +490,7 @@ std::vector<double> unpack_vector(const std::vector<unsigned char>& packed, int6
 
 void spmv_packed_cpu(const PackedMatrix& a, const EntryType& entry, const std::vector<unsigned char>& x,
                      std::vector<unsigned char>& y, double alpha, double beta) {
+  if (a.layout.outer == OuterLayout::hisparse) return spmv_hisparse_packed_cpu(a, entry, Op::n, x, y, alpha, beta);
   if (entry.num_components() != a.components || entry.num_vector_components() != a.vector_components)
     throw InvalidArgument("spmv_packed_cpu: entry type " + entry.name + " does not match the packed matrix (" +
                           std::to_string(a.components) + " components)");

@@ -24,6 +24,7 @@ void write(const fs::path& p, const std::string& content) {
 }
 
 bool is_hola(const Variant& v) { return v.layout.outer == OuterLayout::hola; }
+bool is_hisparse(const Variant& v) { return v.layout.outer == OuterLayout::hisparse; }
 bool scatters(const Variant& v) { return v.op != Op::n && v.transpose == TransposeKind::atomic; }
 
 std::string params_type(const Variant& v) {
@@ -45,6 +46,10 @@ std::string usage(const Variant& v) {
   std::string u = std::string("y = alpha*") + (v.op == Op::n ? "A" : v.op == Op::t ? "A^T" : "A^H") + "*x + beta*y";
   if (v.uses_transposed_copy())
     u += "; params holds A's transposed copy (rows = A's cols): x has params.cols elements, y params.rows";
+  else if (is_hisparse(v))
+    u += std::string("; params.hs_* hold the hisparse pool and the strips of ") + (v.op == Op::n ? "A x" : "A^T x") +
+         " (core/layout.hpp; hs_big_strips: strips with at least " + std::to_string(v.schedule.big_strip) +
+         " slots)" + (v.op == Op::n ? "" : ", sums by shared atomics");
   else if (scatters(v))
     u += " by atomics (order of the sums varies): x has params.rows elements, y params.cols";
   else
@@ -135,6 +140,20 @@ std::string hola_launch_body(const Variant& v, const EntryType& entry) {
   return o.str();
 }
 
+// HiSparse: a block for each big strip, then n_b x SM count blocks, at most one group per remaining strip.
+std::string hisparse_launch_body(const Variant& v, const EntryType& entry) {
+  const int groups = v.schedule.threads / v.schedule.threads_per_row;
+  std::ostringstream o;
+  o << "  if (sm_count < 1 || params.hs_big_strips < 0 || params.hs_big_strips > params.hs_strips) return cudaErrorInvalidValue;\n"
+    << "  const long long small = static_cast<long long>(params.hs_strips) - params.hs_big_strips;\n"
+    << "  const long long wanted = (small + " << groups - 1 << ") / " << groups << ";\n"
+    << "  const long long full = " << v.schedule.blocks_per_sm << "LL * sm_count;\n"
+    << "  const long long grid = params.hs_big_strips + (wanted < full ? wanted : full);\n"
+    << "  return launch_kernel(" << kernel_pointer(kernel_expression(v, entry)) << ", grid, " << v.schedule.threads
+    << ", params, stream);\n";
+  return o.str();
+}
+
 // The .cu of one variant: the generated source (entry struct), then the workspace and launch functions,
 // which instantiate the kernels with the same template arguments NVRTC would and launch them with the
 // grids of runtime/spmv.cpp (SpmvLaunch).
@@ -144,7 +163,8 @@ std::string variant_unit(const Variant& v) {
   std::ostringstream o;
   o << src.source << "\n#include \"jitsparse_exported.h\"\n\n" << launch_helper(v) << workspace_function(v)
     << "// " << v.name() << ": " << usage(v) << ".\n" << launch_signature(v) << " {\n"
-    << (is_hola(v) ? hola_launch_body(v, entry) : row_launch_body(v, entry)) << "}\n";
+    << (is_hola(v) ? hola_launch_body(v, entry) : is_hisparse(v) ? hisparse_launch_body(v, entry) : row_launch_body(v, entry))
+    << "}\n";
   return o.str();
 }
 

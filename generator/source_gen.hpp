@@ -32,6 +32,9 @@ std::string prologue_name(const Variant& v);
 // variants above kMaxStaticShared.
 constexpr int kMaxStaticShared = 48 * 1024;
 int hola_shared_bytes(const Variant& v, int vector_components);
+// Static shared memory of a hisparse variant: D accumulators of V scalars per group of threads.
+int hisparse_shared_bytes(const Variant& v, int vector_components);
+int kernel_shared_bytes(const Variant& v, int vector_components);  // whichever applies
 // Throws InvalidArgument when the entry type cannot run the variant (precision, A^H x, shared memory).
 void check_entry_supports(const Variant& v, const EntryType& entry);
 

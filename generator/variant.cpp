@@ -9,12 +9,19 @@
 
 namespace jitsparse {
 
-std::string to_string(TransposeKind k) { return k == TransposeKind::copy ? "copy" : "atomic"; }
+std::string to_string(TransposeKind k) {
+  return k == TransposeKind::copy ? "copy" : k == TransposeKind::tree ? "tree" : "atomic";
+}
 
 std::string Schedule::name() const {
-  const char* k = kind == ScheduleKind::static_ ? "static-" : kind == ScheduleKind::dynamic ? "dynamic-" : "hola-";
+  const char* k = kind == ScheduleKind::static_   ? "static-"
+                  : kind == ScheduleKind::dynamic ? "dynamic-"
+                  : kind == ScheduleKind::hola    ? "hola-"
+                                                  : "hisparse-";
   std::string s = k + std::to_string(threads) + "x" + std::to_string(blocks_per_sm);
   if (kind == ScheduleKind::hola) return s + "-ept" + std::to_string(entries_per_thread);
+  if (kind == ScheduleKind::hisparse)
+    return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip);
   if (threads_per_row > 1) s += "-tpr" + std::to_string(threads_per_row);
   return s;
 }
@@ -22,9 +29,16 @@ std::string Schedule::name() const {
 Schedule Schedule::parse(const std::string& s) {
   static const std::regex re(R"((static|dynamic)-(\d{1,5})x(\d{1,3})(?:-tpr(\d{1,3}))?)");
   static const std::regex hola(R"(hola-(\d{1,5})x(\d{1,3})-ept(\d{1,3}))");
+  static const std::regex hisparse(R"(hisparse-(\d{1,5})x(\d{1,3})-g(\d{1,3})-big(\d{1,9}))");
   std::smatch m;
   Schedule r;
-  if (std::regex_match(s, m, hola)) {
+  if (std::regex_match(s, m, hisparse)) {
+    r.kind = ScheduleKind::hisparse;
+    r.threads = std::atoi(m[1].str().c_str());
+    r.blocks_per_sm = std::atoi(m[2].str().c_str());
+    r.threads_per_row = std::atoi(m[3].str().c_str());
+    r.big_strip = std::atoi(m[4].str().c_str());
+  } else if (std::regex_match(s, m, hola)) {
     r.kind = ScheduleKind::hola;
     r.threads = std::atoi(m[1].str().c_str());
     r.blocks_per_sm = std::atoi(m[2].str().c_str());
@@ -36,7 +50,8 @@ Schedule Schedule::parse(const std::string& s) {
     r.threads_per_row = m[4].matched ? std::atoi(m[4].str().c_str()) : 1;
   } else {
     throw InvalidArgument("cannot read schedule '" + s +
-                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8 or hola-256x8-ept4)");
+                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, hola-256x8-ept4 or "
+                          "hisparse-128x8-g16-big4096)");
   }
   check_schedule(r);
   return r;
@@ -63,6 +78,14 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
   } else if (s.entries_per_thread != 1) {
     throw InvalidArgument("schedule " + n + ": entries per thread belong to hola schedules only");
   }
+  if (s.kind == ScheduleKind::hisparse) {
+    const int b = s.big_strip;
+    if (t < 4) throw InvalidArgument("schedule " + n + ": a hisparse group needs 4, 8, 16 or 32 threads");
+    if (b != 0 && (b < 64 || b > (1 << 24) || (b & (b - 1)) != 0))
+      throw InvalidArgument("schedule " + n + ": big strips start at a power of two from 64 to 2^24 entries (0: none)");
+  } else if (s.big_strip != 0) {
+    throw InvalidArgument("schedule " + n + ": big strips belong to hisparse schedules only");
+  }
 }
 
 void check_variant(const Variant& v, int max_threads_per_block, int max_threads_per_sm, int max_blocks_per_sm) {
@@ -72,10 +95,20 @@ void check_variant(const Variant& v, int max_threads_per_block, int max_threads_
     throw InvalidArgument("variant " + v.name() + ": " +
                           (hola_layout ? "a hola layout needs a hola schedule (e.g. hola-256x8-ept4)"
                                        : "a hola schedule runs on hola layouts only (e.g. hola-aos-aos)"));
+  const bool hi_layout = v.layout.outer == OuterLayout::hisparse, hi_schedule = v.schedule.kind == ScheduleKind::hisparse;
+  if (hi_layout != hi_schedule)
+    throw InvalidArgument("variant " + v.name() + ": " +
+                          (hi_layout ? "a hisparse layout needs a hisparse schedule (e.g. hisparse-128x8-g16-big4096)"
+                                     : "a hisparse schedule runs on hisparse layouts only (e.g. hisparse64c2-aos-aos)"));
+  if (v.op != Op::n && hi_layout != (v.transpose == TransposeKind::tree))
+    throw InvalidArgument("variant " + v.name() + ": " +
+                          (hi_layout ? "a hisparse layout transposes by reading its tree the other way (kind tree)"
+                                     : "the tree kind belongs to hisparse layouts (others: atomic or copy)"));
 }
 
 bool Variant::deterministic() const {
   if (layout.outer == OuterLayout::hola) return false;
+  if (layout.outer == OuterLayout::hisparse) return op == Op::n;  // op t/h sum by shared atomics
   return op == Op::n || transpose == TransposeKind::copy;
 }
 
@@ -105,13 +138,13 @@ Variant Variant::parse(const std::string& s) {
     const auto dash = op.find('-');
     if (dash == std::string::npos)
       throw InvalidArgument("cannot read the operation '" + op + "' of variant '" + s +
-                            "' (expected t-atomic, t-copy, h-atomic or h-copy)");
+                            "' (expected t-atomic, t-copy, t-tree, h-atomic, h-copy or h-tree)");
     v.op = parse_op(op.substr(0, dash));
     const std::string kind = op.substr(dash + 1);
-    if (v.op == Op::n || (kind != "atomic" && kind != "copy"))
+    if (v.op == Op::n || (kind != "atomic" && kind != "copy" && kind != "tree"))
       throw InvalidArgument("cannot read the operation '" + op + "' of variant '" + s +
-                            "' (expected t-atomic, t-copy, h-atomic or h-copy)");
-    v.transpose = kind == "copy" ? TransposeKind::copy : TransposeKind::atomic;
+                            "' (expected t-atomic, t-copy, t-tree, h-atomic, h-copy or h-tree)");
+    v.transpose = kind == "copy" ? TransposeKind::copy : kind == "tree" ? TransposeKind::tree : TransposeKind::atomic;
   }
   check_variant(v);
   return v;
@@ -129,6 +162,7 @@ void to_json(nlohmann::json& j, const Variant& v) {
                      {"op", to_string(v.op)},
                      {"deterministic", v.deterministic()}};
   if (v.schedule.kind == ScheduleKind::hola) j["entries_per_thread"] = v.schedule.entries_per_thread;
+  if (v.schedule.kind == ScheduleKind::hisparse) j["big_strip"] = v.schedule.big_strip;
   if (v.op != Op::n) j["transpose"] = to_string(v.transpose);
 }
 

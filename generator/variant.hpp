@@ -10,27 +10,34 @@
 
 namespace jitsparse {
 
-// static/dynamic: the row family (csr, ell, sell); hola: the hola layouts only.
-enum class ScheduleKind { static_, dynamic, hola };
+// static/dynamic: the row family (csr, ell, sell); hola: the hola layouts only; hisparse: the hisparse
+// layouts only.
+enum class ScheduleKind { static_, dynamic, hola, hisparse };
 
 // How the kernel is launched: n_t threads per block, n_b blocks per SM (grid = n_b x SM count, and
 // both go into __launch_bounds__), threads_per_row threads sharing one row (1..32, divides 32).
 // A hola schedule balances entries instead of rows: each block takes n_t x entries_per_thread entries
 // (grid = entries / that); n_b only goes into __launch_bounds__.
+// A hisparse schedule: groups of threads_per_row (G) threads each take one strip (d rows of op(A)) at a
+// time, n_b x SM count blocks of n_t threads; strips holding at least big_strip slots (a power of two;
+// 0: none) get a whole block each, first.
 struct Schedule {
   ScheduleKind kind = ScheduleKind::static_;
   int threads = 256;
   int blocks_per_sm = 2;
   int threads_per_row = 1;
   int entries_per_thread = 1;  // hola only
+  int big_strip = 0;           // hisparse only
 
-  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "hola-256x8-ept4"
+  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "hola-256x8-ept4",
+  // "hisparse-128x8-g16-big4096"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
   int entries_per_block() const { return threads * entries_per_thread; }
   bool operator==(const Schedule& o) const {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
-           threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread;
+           threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread &&
+           big_strip == o.big_strip;
   }
 };
 
@@ -39,7 +46,9 @@ struct Schedule {
 //           first); no extra memory, but the order of the sums varies from run to run.
 //   copy:   a transposed copy of the matrix (A^T's pattern, A's entries, DeviceMatrix::transposed) is
 //           multiplied like A x: deterministic, at the memory of a second matrix.
-enum class TransposeKind { atomic, copy };
+//   tree:   hisparse only: the same tree read transposed (strips are leaf columns), sums in shared
+//           memory by shared atomics: no extra matrix, not deterministic.
+enum class TransposeKind { atomic, copy, tree };
 std::string to_string(TransposeKind k);
 
 // One point of the search space: what the generator instantiates.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/hisparse_pack.hpp"
 #include "core/reference.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -67,6 +68,13 @@ void DeviceMatrix::upload() {
   row_len_ = upload_array(packed_.row_len, s, "row lengths");
   col_idx_ = upload_array(packed_.col_idx, s, "column indices");
   values_ = upload_array(packed_.values, s, "matrix values");
+  pool_ = upload_array(packed_.pool, s, "hisparse pool");
+  for (int op = 0; op < 2; ++op) {
+    hi_[op].strip_begin = upload_array(packed_.hi[op].strip_begin, s, "hisparse strips");
+    hi_[op].strip_order = upload_array(packed_.hi[op].strip_order, s, "hisparse strip order");
+    hi_[op].leaf_ptr = upload_array(packed_.hi[op].leaf_ptr, s, "hisparse leaves");
+    hi_[op].leaf_block = upload_array(packed_.hi[op].leaf_block, s, "hisparse leaf blocks");
+  }
   counters_ = DeviceBuffer(2 * sizeof(unsigned), "schedule counters");
   cuda_check(cudaMemsetAsync(counters_.get(), 0, 2 * sizeof(unsigned), s), "clear the schedule counters");
   cuda_check(cudaStreamSynchronize(s), "clear the schedule counters");
@@ -75,7 +83,10 @@ void DeviceMatrix::upload() {
 void DeviceMatrix::refresh_values(const HostMatrix& a) {
   if (a.entry.name != entry_) throw InvalidArgument("refresh_values: entry type differs");
   repack_values(packed_, transposed_copy_ ? transpose_pattern(a) : a);
-  values_.upload(packed_.values.data(), packed_.values.size(), ctx_->stream());
+  if (packed_.layout.outer == OuterLayout::hisparse)
+    pool_.upload(packed_.pool.data(), packed_.pool.size(), ctx_->stream());
+  else
+    values_.upload(packed_.values.data(), packed_.values.size(), ctx_->stream());
 }
 
 template <class T>
@@ -95,6 +106,23 @@ SpmvParams<T> DeviceMatrix::params() const {
   return p;
 }
 
+template <class T>
+void DeviceMatrix::set_hisparse_params(SpmvParams<T>& p, Op op, int64_t big_entries) const {
+  const int k = op == Op::n ? 0 : 1;
+  const PackedMatrix::HiStrips& s = packed_.hi[k];
+  p.hs_pool = pool_.as<const unsigned char>();
+  p.hs_strip_begin = hi_[k].strip_begin.as<const int>();
+  p.hs_strip_order = hi_[k].strip_order.as<const int>();
+  p.hs_leaf_ptr = hi_[k].leaf_ptr.as<const unsigned long long>();
+  p.hs_leaf_block = hi_[k].leaf_block.as<const int>();
+  p.hs_strips = static_cast<int>(s.strip_order.size());
+  p.hs_big_strips = hisparse_big_strips(s, big_entries);
+  p.hs_x_len = op == Op::n ? packed_.cols : packed_.rows;
+  p.hs_y_len = op == Op::n ? packed_.rows : packed_.cols;
+}
+
+template void DeviceMatrix::set_hisparse_params<float>(SpmvParams<float>&, Op, int64_t) const;
+template void DeviceMatrix::set_hisparse_params<double>(SpmvParams<double>&, Op, int64_t) const;
 template SpmvParams<float> DeviceMatrix::params<float>() const;
 template SpmvParams<double> DeviceMatrix::params<double>() const;
 

@@ -43,6 +43,10 @@ class DeviceMatrix {
   // The matrix half of the kernel arguments (x, y, alpha, beta are filled by the caller).
   template <class T>
   SpmvParams<T> params() const;
+  // hisparse: the pool and the strips of op (one matrix serves A x, A^T x and A^H x); strips with at least
+  // big_entries slots are the first hs_big_strips (0: none).
+  template <class T>
+  void set_hisparse_params(SpmvParams<T>& p, Op op, int64_t big_entries) const;
 
  private:
   void upload();
@@ -52,6 +56,10 @@ class DeviceMatrix {
   bool transposed_copy_ = false;
   PackedMatrix packed_;  // host image: kept for refresh_values
   DeviceBuffer row_ptr_, slice_ptr_, row_len_, col_idx_, values_, counters_;
+  DeviceBuffer pool_;  // hisparse
+  struct HiStripBuffers {
+    DeviceBuffer strip_begin, strip_order, leaf_ptr, leaf_block;
+  } hi_[2];
   mutable DeviceBuffer hola_workspace_;
 };
 

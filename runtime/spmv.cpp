@@ -4,6 +4,7 @@
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
+#include "core/hisparse_pack.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace jitsparse {
@@ -19,8 +20,8 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
                                                           "variants of op t and h use"
                                                         : "the copy kind runs on a transposed copy of the matrix "
                                                           "(DeviceMatrix::transposed or for_variant)"));
-  // The kernels that scatter (op t/h by atomics) read x by stored row and write y by stored column.
-  const bool scatter = v.op != Op::n && v.transpose == TransposeKind::atomic;
+  // op t/h on the matrix itself (atomic and tree kinds) reads x by stored row and writes y by stored column.
+  const bool scatter = v.op != Op::n && !v.uses_transposed_copy();
   const int64_t x_len = scatter ? a.rows() : a.cols(), y_len = scatter ? a.cols() : a.rows();
   const int vc = a.packed().vector_components;
   auto check_vec = [&](const DeviceVector& vec, int64_t n, const char* name) {
@@ -62,6 +63,15 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     block_row = a.hola_workspace(blocks + 1);
     const long long visit = v.op != Op::n && v.transpose == TransposeKind::atomic ? std::max(rows, cols) : rows;
     prologue_grid_ = dim3(static_cast<unsigned>((visit + 255) / 256));
+  } else if (v.layout.outer == OuterLayout::hisparse) {
+    // A block for each big strip, then n_b x SM count blocks (at most one group per strip) for the rest.
+    const PackedMatrix::HiStrips& strips = hisparse_strips(a.packed(), v.op);
+    const long long big = hisparse_big_strips(strips, v.schedule.big_strip);
+    const long long small = static_cast<long long>(strips.strip_order.size()) - big;
+    const long long groups = v.schedule.threads / v.schedule.threads_per_row;
+    const long long small_blocks =
+        std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, (small + groups - 1) / groups);
+    grid_ = dim3(static_cast<unsigned>(big + small_blocks));
   } else {
     // n_b x SM count blocks, but never more than there are chunks of rows: idle blocks still cost
     // scheduling time, which dominates on small matrices.
@@ -70,12 +80,15 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     grid_ = dim3(static_cast<unsigned>(std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, chunks)));
     prologue_grid_ = dim3(static_cast<unsigned>(std::min<long long>((cols + 255) / 256, 8LL * d.sm_count)));
   }
+  const bool hisparse = v.layout.outer == OuterLayout::hisparse;
   if (v.precision == Precision::f32) {
     pf_ = make_spmv_params<float>(a, x, y, alpha, beta);
     pf_.block_row = block_row;
+    if (hisparse) a.set_hisparse_params(pf_, v.op, v.schedule.big_strip);
   } else {
     pd_ = make_spmv_params<double>(a, x, y, alpha, beta);
     pd_.block_row = block_row;
+    if (hisparse) a.set_hisparse_params(pd_, v.op, v.schedule.big_strip);
   }
 }
 

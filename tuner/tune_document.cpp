@@ -20,7 +20,9 @@ nlohmann::json timing(const MeasurementRecord* m) {
 // Per layout: the best measurement of any schedule, its speedup over schedule-only, bytes, status.
 nlohmann::json layout_table(const MatrixRecord& r, double baseline_us) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const Layout& l : all_layouts()) {
+  std::vector<Layout> layouts = all_layouts();
+  for (const Layout& l : hisparse_layouts()) layouts.push_back(l);
+  for (const Layout& l : layouts) {
     const MeasurementRecord* best = nullptr;
     const MeasurementRecord* any = nullptr;
     for (const auto& m : r.measurements) {

@@ -74,10 +74,22 @@ bool runnable(const Variant& v, const EntryType& entry) {
   }
 }
 
-std::vector<TransposeKind> transpose_kinds(const TuneOptions& o) {
+std::vector<TransposeKind> transpose_kinds(const TuneOptions& o, const Layout& l) {
   if (o.op == Op::n) return {TransposeKind::atomic};  // unused for op n
+  if (l.outer == OuterLayout::hisparse) return {TransposeKind::tree};
   if (o.deterministic) return {TransposeKind::copy};
   return {TransposeKind::atomic, TransposeKind::copy};
+}
+
+// Groups of g threads per strip, n_b as many blocks of n_t as an SM holds, big strips from `big` slots.
+Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big) {
+  Schedule s;
+  s.kind = ScheduleKind::hisparse;
+  s.threads = threads;
+  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / threads));
+  s.threads_per_row = g;
+  s.big_strip = big;
+  return s;
 }
 
 Schedule hola_schedule(const ScheduleLimits& l, int threads, int ept) {
@@ -98,17 +110,22 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
     v.entry = entry.name;
     v.precision = p;
     v.op = o.op;
-    for (TransposeKind k : transpose_kinds(o)) {
+    for (TransposeKind k : transpose_kinds(o, v.layout)) {
       v.transpose = k;
       if (runnable(v, entry) && (!o.deterministic || v.deterministic())) out.push_back(v);
     }
   };
-  const std::vector<Layout> layouts =
+  std::vector<Layout> layouts =
       o.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
+  if (o.mode != "schedule")
+    for (const auto& name : o.hisparse_layouts) layouts.push_back(Layout::parse(name));
   for (const Layout& l : layouts) {
     Variant v;
     v.layout = l;
-    if (l.outer == OuterLayout::hola) {
+    if (l.outer == OuterLayout::hisparse) {
+      v.schedule = hisparse_schedule(limits, 128, 16, 4096);
+      add(v);
+    } else if (l.outer == OuterLayout::hola) {
       for (int ept : o.entries_per_thread) {
         v.schedule = hola_schedule(limits, 256, ept);
         add(v);
@@ -126,6 +143,16 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
 std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits) {
   std::vector<Variant> out;
   Variant v = seed;
+  if (seed.layout.outer == OuterLayout::hisparse) {
+    // The node/queue setup: threads per group, block size and where a strip counts as big.
+    for (int t : {64, 128, 256})
+      for (int g : {4, 8, 16, 32})
+        for (int big : {0, 1024, 16384}) {
+          v.schedule = hisparse_schedule(limits, t, g, big);
+          if (runnable(v, entry)) out.push_back(v);
+        }
+    return out;
+  }
   if (seed.layout.outer == OuterLayout::hola) {
     for (int t : thread_counts(limits)) {
       if (t < 64) continue;

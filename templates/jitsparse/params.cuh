@@ -25,6 +25,16 @@ struct SpmvParams {
   int cols;              // columns of the stored matrix: the length of y for op t/h by atomics
   long long nnz;         // hola: stored entries
   int* block_row;        // hola: the row of each block's first entry (written by hola_prepare)
+  // hisparse (core/layout.hpp): the tree's pool and the strips of this launch's operation
+  const unsigned char* hs_pool;
+  const int* hs_strip_begin;
+  const int* hs_strip_order;
+  const unsigned long long* hs_leaf_ptr;
+  const int* hs_leaf_block;
+  int hs_strips;      // strips of op(A)
+  int hs_big_strips;  // the first hs_big_strips of hs_strip_order take a block each
+  int hs_x_len;       // elements of x (bounds the cells of dense leaves)
+  int hs_y_len;       // elements of y
 };
 
 }  // namespace jitsparse

@@ -159,10 +159,13 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   const ScheduleLimits h100;
   const EntryType& block3 = EntryRegistry::instance().get("block3");
   TuneOptions o;
-  // 16 row layouts x 6 tpr, and 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64)
+  // 16 row layouts x 6 tpr, 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64), and
+  // the 3 hisparse layouts of stage one with one schedule
   const auto joint = stage_one_variants(block3, Precision::f64, o, h100);
-  CHECK(joint.size() == 16 * 6 + 4 * 2);
-  for (const auto& v : joint) CHECK(hola_shared_bytes(v, 3) <= kMaxStaticShared);
+  CHECK(joint.size() == 16 * 6 + 4 * 2 + 3);
+  for (const auto& v : joint) CHECK(kernel_shared_bytes(v, 3) <= kMaxStaticShared);
+  o.hisparse_layouts = {};
+  CHECK(stage_one_variants(block3, Precision::f64, o, h100).size() == 16 * 6 + 4 * 2);
   o.mode = "schedule";
   const auto sched = stage_one_variants(block3, Precision::f64, o, h100);
   CHECK(sched.size() == 6);
@@ -173,6 +176,16 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   for (const auto& v : grid) {
     CHECK(v.schedule.threads * v.schedule.blocks_per_sm <= 2048);
     CHECK(v.schedule.threads_per_row == 2);
+  }
+  // hisparse: threads per group, block size and big-strip threshold; shared memory bounds d x groups
+  const auto hi = grid_variants(EntryRegistry::instance().get("dual_quaternion"),
+                                Variant::parse("dual_quaternion.f64/hisparse64c2-aos-aos/hisparse-128x16-g16-big4096"), h100);
+  CHECK(hi.size() > 10);
+  CHECK(hi.size() < 36);  // 256 threads in groups of 4: 64 x 64 x 8 x 8 bytes is over 48 KB
+  for (const auto& v : hi) {
+    CHECK(v.schedule.kind == ScheduleKind::hisparse);
+    CHECK(v.schedule.threads * v.schedule.blocks_per_sm <= 2048);
+    CHECK(hisparse_shared_bytes(v, 8) <= kMaxStaticShared);
   }
   const auto hola = grid_variants(real, Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4"), h100);
   CHECK(hola.size() > 20);
@@ -189,16 +202,18 @@ TEST_CASE("tuner: transposed products search both kinds, or only the determinist
   o.op = Op::t;
   const EntryType& cplx = EntryRegistry::instance().get("complex");
   const auto both = stage_one_variants(cplx, Precision::f32, o, h100);
-  size_t atomic = 0, copy = 0;
+  size_t atomic = 0, copy = 0, tree = 0;
   for (const auto& v : both) {
     CHECK(v.op == Op::t);
-    (v.transpose == TransposeKind::atomic ? atomic : copy) += 1;
+    (v.transpose == TransposeKind::atomic ? atomic : v.transpose == TransposeKind::copy ? copy : tree) += 1;
+    CHECK((v.transpose == TransposeKind::tree) == (v.layout.outer == OuterLayout::hisparse));
   }
   CHECK(atomic == 16 * 6 + 4 * 3);
   CHECK(copy == 16 * 6 + 4 * 3);
+  CHECK(tree == 3);
   o.deterministic = true;
   const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
-  CHECK(steady.size() == 16 * 6);  // no hola, no atomics
+  CHECK(steady.size() == 16 * 6);  // no hola, no atomics, no hisparse transposes (shared atomics)
   for (const auto& v : steady) CHECK(v.deterministic());
 }
 

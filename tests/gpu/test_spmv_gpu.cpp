@@ -58,6 +58,13 @@ std::vector<HostMatrix> matrices_for(const std::string& entry) {
   o.cols = 200;
   o.empty_fraction = 1.0;  // all rows empty
   out.push_back(random_matrix(e, o));
+  o.rows = 600;  // full rows in a band: dense hisparse leaves along the diagonal at d = 16
+  o.cols = 600;
+  o.empty_fraction = 0;
+  o.mean_row = 40;
+  o.band = 12;
+  o.seed = 12;
+  out.push_back(random_matrix(e, o));
   return out;
 }
 
@@ -120,15 +127,36 @@ const std::vector<Schedule> kHolaSchedules = {
     Schedule{ScheduleKind::hola, 512, 4, 1, 8}, Schedule{ScheduleKind::hola, 32, 32, 1, 2},
 };
 
+// HiSparse: groups of 16, 4, 32 and 8 threads; big strips from 64 slots (most strips take a block),
+// 4096, none, and 256.
+const std::vector<Schedule> kHiSparseSchedules = {
+    Schedule::parse("hisparse-128x4-g16-big4096"), Schedule::parse("hisparse-256x2-g4-big64"),
+    Schedule::parse("hisparse-64x8-g32-big0"), Schedule::parse("hisparse-96x3-g8-big256"),
+};
+// Node widths 16, 64 and 256 with COO1, COO2 and COO4 leaves; vectors aos and soa.
+const std::vector<Layout> kHiSparseLayouts = {
+    Layout::parse("hisparse16c1-aos-aos"), Layout::parse("hisparse64c2-aos-soa"), Layout::parse("hisparse256c4-aos-aos"),
+    Layout::parse("hisparse32c4-aos-aos"),
+};
+
 // The variants of one (entry, precision, layout, op): every kind and schedule the entry can run (hola's
-// shared memory depends on the entry type). Transposed products take every other schedule.
+// and hisparse's shared memory depend on the entry type). Transposed products take every other schedule.
 std::vector<Variant> variants_for(const EntryType& e, Precision p, const Layout& layout, Op op, TransposeKind kind) {
   std::vector<Variant> out;
-  const auto& schedules = layout.outer == OuterLayout::hola ? kHolaSchedules : kSchedules;
+  const bool hi = layout.outer == OuterLayout::hisparse;
+  if (hi && op != Op::n && kind != TransposeKind::tree) return out;
+  if (!hi && kind == TransposeKind::tree) return out;
+  const auto& schedules = layout.outer == OuterLayout::hola ? kHolaSchedules : hi ? kHiSparseSchedules : kSchedules;
   for (size_t i = 0; i < schedules.size(); i += op == Op::n ? 1 : 2) {
     Variant v{e.name, p, layout, schedules[i], op, kind};
-    if (hola_shared_bytes(v, e.num_vector_components()) <= kMaxStaticShared) out.push_back(v);
+    if (kernel_shared_bytes(v, e.num_vector_components()) <= kMaxStaticShared) out.push_back(v);
   }
+  return out;
+}
+
+std::vector<Layout> tested_layouts() {
+  std::vector<Layout> out = all_layouts();
+  out.insert(out.end(), kHiSparseLayouts.begin(), kHiSparseLayouts.end());
   return out;
 }
 
@@ -147,11 +175,12 @@ void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op
     } else {
       cases.push_back({op, TransposeKind::atomic});
       cases.push_back({op, TransposeKind::copy});
+      cases.push_back({op, TransposeKind::tree});  // hisparse only
     }
   }
   std::vector<Variant> variants;
   for (Precision p : {Precision::f32, Precision::f64})
-    for (const Layout& layout : all_layouts())
+    for (const Layout& layout : tested_layouts())
       for (const Case& c : cases)
         for (const Variant& v : variants_for(e, p, layout, c.op, c.kind)) variants.push_back(v);
   const auto errors = ctx.prepare(variants);
@@ -161,7 +190,7 @@ void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op
   }
   for (const HostMatrix& a : mats)
     for (Precision p : {Precision::f32, Precision::f64})
-      for (const Layout& layout : all_layouts()) {
+      for (const Layout& layout : tested_layouts()) {
         DeviceMatrix da(ctx, a, layout, p);
         std::unique_ptr<DeviceMatrix> dt;  // the transposed copy, for the copy kind
         for (const Case& c : cases) {
@@ -242,7 +271,8 @@ TEST_CASE("gpu spmv: refresh_values keeps the pattern and changes the product") 
   const EntryType& q = entry_type("quaternion");
   const HostMatrix a = random_matrix(q, o);
   const HostMatrix b = with_entry_type(a, q, 99);  // same pattern, new values
-  for (const char* name : {"quaternion.f64/sell32-soa-aos/dynamic-128x4-tpr2", "quaternion.f32/csr-aos-soa/static-256x2"}) {
+  for (const char* name : {"quaternion.f64/sell32-soa-aos/dynamic-128x4-tpr2", "quaternion.f32/csr-aos-soa/static-256x2",
+                           "quaternion.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096"}) {
     const Variant v = Variant::parse(name);
     DeviceMatrix da(ctx, a, v.layout, v.precision);
     da.refresh_values(b);

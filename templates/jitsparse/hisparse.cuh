@@ -1,0 +1,277 @@
+// HiSparse SpMV (issue 9): y = alpha op(A) x + beta y on the hierarchical format of core/hisparse.hpp,
+// walked through static work lists (core/layout.hpp, outer hisparse) instead of a device-side controller
+// (DESIGN.md, JIT facts: CDP2 has no device-side synchronisation).
+//
+// A strip is D consecutive rows of op(A): a leaf row for A x, a leaf column for A^T x and A^H x (the same
+// pool read transposed: Trans). A group of G threads takes one strip at a time and owns D accumulators
+// in shared memory, so y is written once per strip, with no global atomics. Strips with many entries
+// (the first hs_big_strips of the order) take a whole block: its groups split the strip's leaves and
+// their accumulators are summed in a fixed order.
+//   COOX leaf, A x:   each thread loads X entries and their 8-bit coordinates at once (one wide load);
+//                     entries are row-major, so sums are formed per run of equal rows in the thread and
+//                     joined across the group by a segmented scan of shuffles; the last thread of a row
+//                     adds it into the accumulator (one writer per row and step: no atomics).
+//   COOX leaf, A^T x: the rows of op(A) are the leaf's columns, in no order: shared atomics.
+//   Dense leaf:       A x reduces each row across the group by shuffles; A^T x gives each thread its own
+//                     columns (no atomics).
+// Padding of COO leaves is never read; cells of a dense leaf beyond the matrix are skipped.
+#pragma once
+#include "jitsparse/layouts.cuh"
+#include "jitsparse/params.cuh"
+
+namespace jitsparse {
+
+// Node types in the low 4 bits of a pointer (HiNodeType in core/hisparse.hpp).
+constexpr unsigned kHiDenseLeaf = 1, kHiCoo1 = 2, kHiCoo2 = 3, kHiCoo4 = 4;
+constexpr int kHiNoRow = 1 << 20;  // key of a thread without entries: above every local row
+
+// The X (row, col) byte pairs of one thread, from one load of 2X bytes.
+template <int X>
+struct HiCoords {
+  unsigned w[X > 1 ? X / 2 : 1];
+  __device__ __forceinline__ void load(const unsigned char* p) {
+    if constexpr (X == 1) {
+      w[0] = load_matrix(reinterpret_cast<const unsigned short*>(p));
+    } else if constexpr (X == 2) {
+      w[0] = load_matrix(reinterpret_cast<const unsigned*>(p));
+    } else {
+      const uint2 v = load_matrix(reinterpret_cast<const uint2*>(p));
+      w[0] = v.x;
+      w[1] = v.y;
+    }
+  }
+  __device__ __forceinline__ int row(int i) const { return (w[i / 2] >> (16 * (i % 2))) & 0xff; }
+  __device__ __forceinline__ int col(int i) const { return (w[i / 2] >> (16 * (i % 2) + 8)) & 0xff; }
+};
+
+template <class T, class E, class Vec, class Mac, int D, int G, bool Trans>
+struct HiSparseGroup {
+  static constexpr int V = E::V, C = E::C;
+  T* acc;         // D x V accumulators of this group (shared)
+  int lane;       // 0..G-1
+  unsigned mask;  // the group's lanes in the warp
+
+  __device__ __forceinline__ void add(int row, const T (&s)[V]) const {
+#pragma unroll
+    for (int i = 0; i < V; ++i) acc[row * V + i] += s[i];
+  }
+  __device__ __forceinline__ void add_atomic(int row, const T (&s)[V]) const {
+#pragma unroll
+    for (int i = 0; i < V; ++i) atomicAdd(acc + row * V + i, s[i]);
+  }
+
+  __device__ __forceinline__ void entry_at(const T* base, long long k, typename E::Matrix& a) const {
+    T s[C];
+    load_contiguous<T, C, true>(base + k * C, s);
+    E::set(a, s);
+  }
+
+  template <int X>
+  __device__ __forceinline__ void coo_leaf(const SpmvParams<T>& p, const unsigned char* node, int block) const {
+    const unsigned count = load_matrix(reinterpret_cast<const unsigned*>(node));
+    const unsigned padded = load_matrix(reinterpret_cast<const unsigned*>(node) + 1);
+    const unsigned char* coords = node + 16;
+    const T* entries = reinterpret_cast<const T*>(node + 16 + ((2 * padded + 15) & ~15u));
+    const int x0 = block * D;
+    const int steps = (count + G * X - 1) / (G * X);
+    for (int st = 0; st < steps; ++st) {
+      const int i0 = (st * G + lane) * X;
+      HiCoords<X> xy;
+      T s[X * C];
+      if (i0 < static_cast<int>(count)) {
+        xy.load(coords + 2 * i0);
+        load_contiguous<T, X * C, true>(entries + static_cast<long long>(i0) * C, s);
+      }
+      if (Trans) {
+#pragma unroll
+        for (int i = 0; i < X; ++i) {
+          if (i0 + i >= static_cast<int>(count)) break;
+          typename E::Matrix a;
+          T e[C];
+#pragma unroll
+          for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
+          E::set(a, e);
+          typename E::Vector xv, pr;
+          Vec::template load_x<E>(p, x0 + xy.row(i), xv);
+          E::zero(pr);
+          Mac::template mac<E>(pr, a, xv);
+          T out[V];
+          E::get(pr, out);
+          add_atomic(xy.col(i), out);
+        }
+      } else {
+        // Runs of equal rows inside this thread: the first (head), complete middle ones, the last (tail).
+        int head_key = kHiNoRow, tail_key = kHiNoRow;
+        typename E::Vector head, tail;
+        E::zero(head);
+        E::zero(tail);
+#pragma unroll
+        for (int i = 0; i < X; ++i) {
+          if (i0 + i >= static_cast<int>(count)) break;
+          const int r = xy.row(i);
+          if (r != tail_key && tail_key != kHiNoRow) {
+            if (tail_key == head_key) {
+              head = tail;
+            } else {
+              T out[V];
+              E::get(tail, out);
+              add(tail_key, out);
+            }
+            E::zero(tail);
+          }
+          if (head_key == kHiNoRow) head_key = r;
+          tail_key = r;
+          typename E::Matrix a;
+          T e[C];
+#pragma unroll
+          for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
+          E::set(a, e);
+          typename E::Vector xv;
+          Vec::template load_x<E>(p, x0 + xy.col(i), xv);
+          Mac::template mac<E>(tail, a, xv);
+        }
+        // Segmented inclusive scan of the tails over the group (keys never decrease along the lanes).
+        T t[V];
+        E::get(tail, t);
+#pragma unroll
+        for (int off = 1; off < G; off <<= 1) {
+          const int k_up = __shfl_up_sync(mask, tail_key, off, G);
+          T v_up[V];
+#pragma unroll
+          for (int i = 0; i < V; ++i) v_up[i] = __shfl_up_sync(mask, t[i], off, G);
+          if (lane >= off && k_up == tail_key)
+#pragma unroll
+            for (int i = 0; i < V; ++i) t[i] += v_up[i];
+        }
+        const int prev_key = __shfl_up_sync(mask, tail_key, 1, G);
+        T prev[V];
+#pragma unroll
+        for (int i = 0; i < V; ++i) prev[i] = __shfl_up_sync(mask, t[i], 1, G);
+        const int next_head = __shfl_down_sync(mask, head_key, 1, G);
+        if (head_key != kHiNoRow) {
+          if (head_key != tail_key) {  // the head run ends in this thread: complete with what came before
+            T h[V];
+            E::get(head, h);
+            if (lane > 0 && prev_key == head_key)
+#pragma unroll
+              for (int i = 0; i < V; ++i) h[i] += prev[i];
+            add(head_key, h);
+          }
+          if (lane == G - 1 || next_head != tail_key) add(tail_key, t);
+        }
+      }
+      __syncwarp(mask);
+    }
+  }
+
+  __device__ __forceinline__ void dense_leaf(const SpmvParams<T>& p, const unsigned char* node, int block) const {
+    const T* cells = reinterpret_cast<const T*>(node);
+    const int x0 = block * D;
+    for (int r = 0; r < D; ++r) {
+      if (Trans) {
+        // Stored row r of the leaf meets x[x0 + r]; each thread owns the columns lane, lane + G, ...
+        if (x0 + r >= p.hs_x_len) break;
+        typename E::Vector xv;
+        Vec::template load_x<E>(p, x0 + r, xv);
+        for (int c = lane; c < D; c += G) {
+          typename E::Matrix a;
+          entry_at(cells, static_cast<long long>(r) * D + c, a);
+          typename E::Vector pr;
+          E::zero(pr);
+          Mac::template mac<E>(pr, a, xv);
+          T out[V];
+          E::get(pr, out);
+          add(c, out);
+        }
+      } else {
+        typename E::Vector sum;
+        E::zero(sum);
+        for (int c = lane; c < D && x0 + c < p.hs_x_len; c += G) {
+          typename E::Matrix a;
+          entry_at(cells, static_cast<long long>(r) * D + c, a);
+          typename E::Vector xv;
+          Vec::template load_x<E>(p, x0 + c, xv);
+          Mac::template mac<E>(sum, a, xv);
+        }
+        T out[V];
+        E::get(sum, out);
+#pragma unroll
+        for (int i = 0; i < V; ++i)
+#pragma unroll
+          for (int off = G / 2; off > 0; off /= 2) out[i] += __shfl_xor_sync(mask, out[i], off, G);
+        if (lane == 0) add(r, out);
+      }
+    }
+    __syncwarp(mask);
+  }
+
+  // The leaves first .. last-1 of a strip, every step-th one (a group of a block-wide strip takes a share).
+  __device__ __forceinline__ void leaves(const SpmvParams<T>& p, int first, int last, int step) const {
+    for (int l = first; l < last; l += step) {
+      const unsigned long long ptr = load_matrix(p.hs_leaf_ptr + l);
+      const int block = load_matrix(p.hs_leaf_block + l);
+      const unsigned char* node = p.hs_pool + (ptr & ~15ull);
+      switch (static_cast<unsigned>(ptr & 15)) {
+        case kHiDenseLeaf: dense_leaf(p, node, block); break;
+        case kHiCoo1: coo_leaf<1>(p, node, block); break;
+        case kHiCoo2: coo_leaf<2>(p, node, block); break;
+        default: coo_leaf<4>(p, node, block); break;
+      }
+    }
+  }
+
+  __device__ __forceinline__ void zero() const {
+    for (int i = lane; i < D * V; i += G) acc[i] = T(0);
+    __syncwarp(mask);
+  }
+};
+
+template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, bool Trans>
+__global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ SpmvParams<T> p) {
+  static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
+  constexpr int V = E::V, kGroups = NT / G;
+  __shared__ T acc[kGroups][D * V];
+  const int group = threadIdx.x / G;
+  const int warp_lane = threadIdx.x % 32;
+  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (warp_lane / G * G);
+  const HiSparseGroup<T, E, Vec, Mac, D, G, Trans> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  const int big = p.hs_big_strips;
+  if (static_cast<int>(blockIdx.x) < big) {
+    // A heavy strip: the block's groups split its leaves, then sum their accumulators in group order.
+    const int strip = p.hs_strip_order[blockIdx.x];
+    g.zero();
+    g.leaves(p, p.hs_strip_begin[strip] + group, p.hs_strip_begin[strip + 1], kGroups);
+    __syncthreads();
+    for (int r = threadIdx.x; r < D; r += NT) {
+      const int row = strip * D + r;
+      if (row >= p.hs_y_len) break;
+      T out[V];
+#pragma unroll
+      for (int i = 0; i < V; ++i) out[i] = T(0);
+      for (int k = 0; k < kGroups; ++k)
+#pragma unroll
+        for (int i = 0; i < V; ++i) out[i] += acc[k][r * V + i];
+      Vec::template store_y<E>(p, row, out);
+    }
+    return;
+  }
+  // The other strips: one group each at a time, spread over the remaining blocks.
+  const int small = p.hs_strips - big;
+  const int stride = (gridDim.x - big) * kGroups;
+  for (int k = (blockIdx.x - big) * kGroups + group; k < small; k += stride) {
+    const int strip = p.hs_strip_order[big + k];
+    g.zero();
+    g.leaves(p, p.hs_strip_begin[strip], p.hs_strip_begin[strip + 1], 1);
+    for (int r = g.lane; r < D; r += G) {
+      const int row = strip * D + r;
+      if (row >= p.hs_y_len) break;
+      T out[V];
+#pragma unroll
+      for (int i = 0; i < V; ++i) out[i] = acc[group][r * V + i];
+      Vec::template store_y<E>(p, row, out);
+    }
+    __syncwarp(mask);
+  }
+}
+
+}  // namespace jitsparse
