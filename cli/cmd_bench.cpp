@@ -126,7 +126,8 @@ int run_bench(const std::vector<std::string>& args) {
       "against cuSPARSE (CSR ALG1/ALG2; BSR generic and legacy, row- and column-major blocks, and CSR of the\n"
       "expanded real matrix for blocks and quaternions), timed the same way (CUDA events, median), each\n"
       "checked against the CPU reference. Matrices not tuned yet are tuned first (see --no-tune).\n"
-      "'folder@complex' gives a folder its own entry type.\n\nOptions");
+      "'folder@complex' gives a folder its own entry type. --reorder rcm benchmarks each square matrix\n"
+      "twice: as it is and renumbered by reverse Cuthill-McKee ('<name>@rcm'), in rows of their own.\n\nOptions");
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
@@ -136,6 +137,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos, hisparse, hisparse64c2) instead of the winner")
+      ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 51 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back launches (a matrix that fits in L2 is partly served from it); cold: a buffer of "
@@ -148,8 +150,9 @@ int run_bench(const std::vector<std::string>& args) {
   const po::variables_map& vm = *parsed;
   add_entry_configs(vm);
   const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
-  const auto sources = matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
-                                      vm["builtin"].as<std::string>());
+  MatrixQueue matrices(matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
+                                      vm["builtin"].as<std::string>()),
+                       parse_reorder_option(vm["reorder"].as<std::string>()));
   const std::string l2_mode = vm["l2"].as<std::string>();
   if (l2_mode != "warm" && l2_mode != "cold")
     throw InvalidArgument("--l2 must be warm or cold, got '" + l2_mode + "'");
@@ -200,10 +203,10 @@ int run_bench(const std::vector<std::string>& args) {
   tune_options.deterministic = deterministic;
   tune_options.progress = !vm.count("quiet");
   Tuner tuner(ctx, db, tune_options);
-  tuner.set_planned_matrices(static_cast<int>(sources.size()));
-  for (const auto& src : sources) {
-    const HostMatrix a = src.load();
-    if (!vm.count("no-tune")) tuner.tune(a, src.domain);
+  tuner.set_planned_matrices(matrices.planned());
+  while (const LoadedMatrix* m = matrices.next()) {  // with --reorder rcm a reordered matrix follows its original
+    const HostMatrix& a = m->matrix;
+    if (!vm.count("no-tune")) tuner.tune(a, m->domain);
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();

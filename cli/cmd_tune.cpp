@@ -25,7 +25,8 @@ int run_tune(const std::vector<std::string>& args) {
       "Searches layout and schedule jointly for each matrix on this GPU, verifies every variant against the\n"
       "CPU reference, stores the results in the tuning database and writes a report. With no matrices it\n"
       "tunes the built-in domain set (Dirac operator, elasticity, Helmholtz, Laplacian; two sizes each).\n"
-      "A folder is a domain set: its .mtx files share the entry type.\n\nOptions");
+      "A folder is a domain set: its .mtx files share the entry type. --reorder rcm tunes each square\n"
+      "matrix twice: as it is and renumbered by reverse Cuthill-McKee ('<name>@rcm').\n\nOptions");
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files (real, complex, quaternion, block3, ... or a JSON-defined one)")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
@@ -39,6 +40,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
+      ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("top-layouts", po::value<int>()->default_value(2), "layouts whose whole schedule grid is measured")
       ("hisparse", po::value<std::string>(), "HiSparse layouts of stage one, comma separated (e.g. hisparse16c1-aos-aos,hisparse64c2-aos-soa), or none; default hisparse32c2-aos-aos,hisparse64c2-aos-aos,hisparse64c4-aos-aos")
       ("output,o", po::value<std::string>()->default_value("jitsparse-report"), "folder for tune.html and tune.json")
@@ -81,20 +83,21 @@ int run_tune(const std::vector<std::string>& args) {
   options.progress = !vm.count("quiet");
   options.verbose = !vm.count("quiet");
 
-  const auto sources = matrix_sources(positional_values(vm, "matrix"), entry, vm["builtin"].as<std::string>());
+  const Ordering ordering = parse_reorder_option(vm["reorder"].as<std::string>());
+  MatrixQueue matrices(matrix_sources(positional_values(vm, "matrix"), entry, vm["builtin"].as<std::string>()),
+                       ordering);
 
   Context ctx(vm["device"].as<int>());
   TuningDatabase db(ctx.device(), ctx.cache_root());
   if (!db.warning().empty()) std::cerr << "jitsparse tune: " << db.warning() << "\n";
-  std::cerr << "tuning " << (options.op == Op::n ? "" : "op " + to_string(options.op) + " of ") << sources.size() << " matrices on " << ctx.device().name << " (" << ctx.device().arch()
+  std::cerr << "tuning " << (options.op == Op::n ? "" : "op " + to_string(options.op) + " of ") << matrices.planned() << " matrices on " << ctx.device().name << " (" << ctx.device().arch()
             << ", " << ctx.device().sm_count << " SMs); database " << db.path() << "\n";
 
   Tuner tuner(ctx, db, options);
-  tuner.set_planned_matrices(static_cast<int>(sources.size()));
+  tuner.set_planned_matrices(matrices.planned());
   bool finished = true;
-  for (const auto& src : sources) {
-    const HostMatrix a = src.load();
-    if (!tuner.tune(a, src.domain)) {
+  while (const LoadedMatrix* m = matrices.next()) {
+    if (!tuner.tune(m->matrix, m->domain)) {
       finished = false;
       std::cerr << "budget reached: stopping with the best found so far (run again to continue)\n";
       break;

@@ -1,10 +1,13 @@
 #include "cli/matrix_sources.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "core/error.hpp"
+#include "core/permutation.hpp"
 #include "io/matrix_market.hpp"
 #include "tuner/builtin_matrices.hpp"
 
@@ -53,6 +56,51 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
   }
   return out;
 }
+
+MatrixQueue::MatrixQueue(std::vector<MatrixSource> sources, Ordering ordering)
+    : sources_(std::move(sources)), ordering_(ordering) {}
+
+int MatrixQueue::planned() const {
+  return static_cast<int>(sources_.size()) * (ordering_ == Ordering::none ? 1 : 2);
+}
+
+const LoadedMatrix* MatrixQueue::next() {
+  if (reorder_next_) {
+    reorder_next_ = false;
+    const HostMatrix& a = current_->matrix;
+    const auto start = std::chrono::steady_clock::now();
+    PermutedMatrix p = reorder(a, ordering_);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cerr << "reordered " << a.name << " by " << to_string(ordering_) << " in " << seconds
+              << " s: bandwidth " << bandwidth(a) << " -> " << bandwidth(p.matrix) << "\n";
+    current_ = LoadedMatrix{std::move(p.matrix), current_->domain + "@" + to_string(ordering_)};
+    return &*current_;
+  }
+  current_.reset();  // before loading the next: one large matrix at a time
+  if (next_source_ == sources_.size()) return nullptr;
+  const MatrixSource& src = sources_[next_source_++];
+  current_ = LoadedMatrix{src.load(), src.domain};
+  const HostMatrix& a = current_->matrix;
+  if (ordering_ != Ordering::none) {
+    reorder_next_ = a.rows == a.cols;
+    if (!reorder_next_)
+      std::cerr << "note: " << a.name << " is " << a.rows << " x " << a.cols << ", not square: not reordered by "
+                << to_string(ordering_) << "\n";
+  }
+  return &*current_;
+}
+
+Ordering parse_reorder_option(const std::string& s) {
+  try {
+    return parse_ordering(s);
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument("--reorder must be none or rcm, got '" + s + "'");
+  }
+}
+
+const char* const kReorderHelp =
+    "none, or rcm: each square matrix also runs renumbered by reverse Cuthill-McKee (P A P^T, a smaller "
+    "bandwidth), as '<name>@rcm' with its own database record and domain '<domain>@rcm'";
 
 double parse_duration(const std::string& s) {
   char* end = nullptr;

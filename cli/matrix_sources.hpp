@@ -1,9 +1,11 @@
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/host_matrix.hpp"
+#include "runtime/permuted_matrix.hpp"
 
 namespace jitsparse::cli {
 
@@ -20,6 +22,38 @@ struct MatrixSource {
 // Throws InvalidArgument for a missing path or an empty folder.
 std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, const std::string& entry,
                                          const std::string& builtin_which);
+
+// One matrix as a command runs it: a loaded source or its reordering, with the domain it is tuned in.
+struct LoadedMatrix {
+  HostMatrix matrix;
+  std::string domain;
+};
+
+// Hands out the matrices of a source list one at a time, each loaded when reached (a large one is held
+// alone). With Ordering::rcm each square matrix is followed by its reverse Cuthill-McKee renumbering
+// P A P^T, named "<name>@rcm" (its own database record) in domain "<domain>@rcm" (so reordering never
+// changes the winner of the original matrices' domain); the time and the bandwidth before and after go to
+// stderr. A non-square matrix is not reordered and a note says so.
+class MatrixQueue {
+ public:
+  MatrixQueue(std::vector<MatrixSource> sources, Ordering ordering);
+  // The next matrix, valid until the following call; nullptr after the last.
+  const LoadedMatrix* next();
+  // How many matrices it hands out at most (for progress estimates).
+  int planned() const;
+
+ private:
+  std::vector<MatrixSource> sources_;
+  Ordering ordering_;
+  size_t next_source_ = 0;
+  std::optional<LoadedMatrix> current_;
+  bool reorder_next_ = false;  // current_ is a square original whose reordering comes next
+};
+
+// The value of --reorder: none or rcm; throws InvalidArgument naming the option.
+Ordering parse_reorder_option(const std::string& s);
+// The help text of --reorder, shared by tune and bench.
+extern const char* const kReorderHelp;
 
 // "90", "90s", "10m", "1.5h" -> seconds; throws InvalidArgument.
 double parse_duration(const std::string& s);

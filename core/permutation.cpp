@@ -18,7 +18,176 @@ uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// The symmetrised pattern of a square matrix without its diagonal (A + A^T as a graph), each vertex's
+// neighbours listed once. 64-bit offsets: A + A^T can hold twice the entries of A.
+struct Graph {
+  std::vector<int64_t> start;  // n + 1
+  std::vector<int32_t> adj;
+  int32_t degree(int32_t v) const { return static_cast<int32_t>(start[v + 1] - start[v]); }
+};
+
+Graph symmetric_graph(const HostMatrix& a) {
+  const int32_t n = a.rows;
+  // A^T's pattern by a counting sort over columns: its rows come out with sorted columns, like A's.
+  std::vector<int64_t> tstart(static_cast<size_t>(n) + 1, 0);
+  for (int32_t c : a.col_idx) ++tstart[c + 1];
+  for (int32_t i = 0; i < n; ++i) tstart[i + 1] += tstart[i];
+  std::vector<int32_t> tcol(a.col_idx.size());
+  {
+    std::vector<int64_t> next(tstart.begin(), tstart.end() - 1);
+    for (int32_t r = 0; r < n; ++r)
+      for (int32_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) tcol[next[a.col_idx[k]]++] = r;
+  }
+  // Row i of A + A^T: the union of two sorted lists, diagonal dropped.
+  Graph g;
+  g.start.assign(static_cast<size_t>(n) + 1, 0);
+  g.adj.reserve(2 * a.col_idx.size());
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t* p = a.col_idx.data() + a.row_ptr[i];
+    const int32_t* const pe = a.col_idx.data() + a.row_ptr[i + 1];
+    const int32_t* q = tcol.data() + tstart[i];
+    const int32_t* const qe = tcol.data() + tstart[i + 1];
+    while (p != pe || q != qe) {
+      int32_t j;
+      if (q == qe || (p != pe && *p < *q)) j = *p++;
+      else if (p == pe || *q < *p) j = *q++;
+      else {  // in both
+        j = *p++;
+        ++q;
+      }
+      if (j != i) g.adj.push_back(j);
+    }
+    g.start[i + 1] = static_cast<int64_t>(g.adj.size());
+  }
+  return g;
+}
+
+// One breadth-first search of a component: its depth (number of levels) and the vertex of minimum
+// (degree, index) in its last level, the next candidate for a peripheral vertex.
+struct LevelSummary {
+  int32_t depth = 0;
+  int32_t last_level_pick = -1;
+};
+
+// `seen` holds, per vertex, the number of the search that last reached it, so no search pays for
+// clearing an n-sized array (a matrix of many small components would otherwise cost O(n) per component).
+LevelSummary level_structure(const Graph& g, int32_t root, std::vector<int32_t>& queue,
+                             std::vector<int64_t>& seen, int64_t search) {
+  queue.clear();
+  queue.push_back(root);
+  seen[root] = search;
+  LevelSummary s;
+  size_t level_begin = 0;
+  while (level_begin < queue.size()) {
+    const size_t level_end = queue.size();
+    ++s.depth;
+    for (size_t h = level_begin; h < level_end; ++h) {
+      const int32_t v = queue[h];
+      for (int64_t k = g.start[v]; k < g.start[v + 1]; ++k) {
+        const int32_t w = g.adj[k];
+        if (seen[w] != search) {
+          seen[w] = search;
+          queue.push_back(w);
+        }
+      }
+    }
+    if (queue.size() == level_end) {  // this was the last level
+      for (size_t h = level_begin; h < level_end; ++h) {
+        const int32_t v = queue[h], best = s.last_level_pick;
+        if (best < 0 || g.degree(v) < g.degree(best) || (g.degree(v) == g.degree(best) && v < best))
+          s.last_level_pick = v;
+      }
+    }
+    level_begin = level_end;
+  }
+  return s;
+}
+
+// George and Liu's pseudo-peripheral vertex: search from the last level's minimum-degree vertex while that
+// makes the level structure deeper. Each round adds at least one level; the cap only guards against
+// pathological graphs (a handful of rounds is usual) and keeps the cost a small multiple of the component.
+int32_t pseudo_peripheral_vertex(const Graph& g, int32_t start, std::vector<int32_t>& queue,
+                                 std::vector<int64_t>& seen, int64_t& search) {
+  constexpr int kMaxRounds = 16;
+  int32_t root = start;
+  LevelSummary levels = level_structure(g, root, queue, seen, ++search);
+  for (int round = 0; round < kMaxRounds; ++round) {
+    const int32_t candidate = levels.last_level_pick;
+    if (candidate == root) break;  // a single vertex
+    const LevelSummary from_candidate = level_structure(g, candidate, queue, seen, ++search);
+    if (from_candidate.depth <= levels.depth) break;
+    root = candidate;
+    levels = from_candidate;
+  }
+  return root;
+}
+
 }  // namespace
+
+std::vector<int32_t> rcm_permutation(const HostMatrix& a) {
+  if (a.rows != a.cols)
+    throw InvalidArgument("rcm_permutation: matrix '" + a.name + "' is " + std::to_string(a.rows) + " x " +
+                          std::to_string(a.cols) + ", not square");
+  const int32_t n = a.rows;
+  Graph g = symmetric_graph(a);
+  // Neighbours in increasing (degree, index): the Cuthill-McKee visiting order, sorted once.
+  std::vector<int32_t> degree(static_cast<size_t>(n));
+  int32_t max_degree = 0;
+  for (int32_t v = 0; v < n; ++v) max_degree = std::max(max_degree, degree[v] = g.degree(v));
+  for (int32_t v = 0; v < n; ++v)
+    std::sort(g.adj.begin() + g.start[v], g.adj.begin() + g.start[v + 1], [&](int32_t x, int32_t y) {
+      return degree[x] != degree[y] ? degree[x] < degree[y] : x < y;
+    });
+  // Vertices by (degree, index), a counting sort: each component starts at its first unvisited one.
+  std::vector<int32_t> by_degree(static_cast<size_t>(n));
+  {
+    std::vector<int64_t> next(static_cast<size_t>(max_degree) + 2, 0);
+    for (int32_t v = 0; v < n; ++v) ++next[degree[v] + 1];
+    for (int32_t d = 0; d <= max_degree; ++d) next[d + 1] += next[d];
+    for (int32_t v = 0; v < n; ++v) by_degree[next[degree[v]]++] = v;
+  }
+  std::vector<int32_t> order;  // Cuthill-McKee order: order[k] = old vertex
+  order.reserve(static_cast<size_t>(n));
+  std::vector<char> visited(static_cast<size_t>(n), 0);
+  std::vector<int32_t> queue;
+  std::vector<int64_t> seen(static_cast<size_t>(n), 0);
+  int64_t search = 0;
+  for (int32_t start : by_degree) {
+    if (visited[start]) continue;
+    const int32_t root = pseudo_peripheral_vertex(g, start, queue, seen, search);
+    visited[root] = 1;
+    size_t head = order.size();
+    order.push_back(root);
+    for (; head < order.size(); ++head) {  // order doubles as the breadth-first queue
+      const int32_t v = order[head];
+      for (int64_t k = g.start[v]; k < g.start[v + 1]; ++k) {
+        const int32_t w = g.adj[k];
+        if (!visited[w]) {
+          visited[w] = 1;
+          order.push_back(w);
+        }
+      }
+    }
+  }
+  std::vector<int32_t> perm(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) perm[order[k]] = n - 1 - k;  // reversed
+  return perm;
+}
+
+int64_t bandwidth(const HostMatrix& a) {
+  int64_t b = 0;
+  for (int32_t r = 0; r < a.rows; ++r)
+    for (int32_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      b = std::max<int64_t>(b, std::abs(static_cast<int64_t>(a.col_idx[k]) - r));
+  return b;
+}
+
+int64_t profile(const HostMatrix& a) {
+  int64_t p = 0;
+  for (int32_t r = 0; r < a.rows; ++r)
+    if (a.row_ptr[r] < a.row_ptr[r + 1] && a.col_idx[a.row_ptr[r]] < r) p += r - a.col_idx[a.row_ptr[r]];
+  return p;
+}
 
 bool is_permutation(const std::vector<int32_t>& perm, int64_t n) {
   if (static_cast<int64_t>(perm.size()) != n) return false;

@@ -1,8 +1,11 @@
-// Orderings (core/permutation.hpp): P A P^T against the reference, random and scanner-like orders.
+// Orderings (core/permutation.hpp): P A P^T against the reference, random and scanner-like orders, reverse
+// Cuthill-McKee with bandwidth and profile.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "core/entry_type.hpp"
@@ -10,6 +13,7 @@
 #include "core/permutation.hpp"
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
+#include "tuner/builtin_matrices.hpp"
 
 using namespace jitsparse;
 
@@ -114,4 +118,163 @@ TEST_CASE("permutation: scan order goes slab after slab, by the line coordinate 
   CHECK_THROWS_AS(scan_permutation(points, 0, 1, 0), InvalidArgument);
   points[3][0] = std::nan("");
   CHECK_THROWS_AS(scan_permutation(points, 0, 1, 2), InvalidArgument);
+}
+
+// ---- reverse Cuthill-McKee
+
+namespace {
+
+// A real matrix with 1 at each listed (row, col).
+HostMatrix pattern_matrix(int32_t rows, int32_t cols, const std::vector<std::pair<int32_t, int32_t>>& entries) {
+  TripletList t(EntryRegistry::instance().get("real"), rows, cols);
+  const double one = 1;
+  for (const auto& [i, j] : entries) t.add(i, j, &one);
+  HostMatrix m = t.build();
+  m.name = "pattern";
+  return m;
+}
+
+// The 5-point Laplacian pattern of a w x h grid, numbered x fastest: bandwidth w in this natural order.
+// upper_only keeps the entries above the diagonal (an unsymmetric pattern with the same closure, minus the diagonal).
+HostMatrix grid_laplacian(int32_t w, int32_t h, bool upper_only = false) {
+  std::vector<std::pair<int32_t, int32_t>> e;
+  for (int32_t y = 0; y < h; ++y)
+    for (int32_t x = 0; x < w; ++x) {
+      const int32_t v = x + w * y;
+      if (!upper_only) e.emplace_back(v, v);
+      for (const int32_t u : {x > 0 ? v - 1 : -1, x + 1 < w ? v + 1 : -1, y > 0 ? v - w : -1, y + 1 < h ? v + w : -1})
+        if (u >= 0 && (!upper_only || u > v)) e.emplace_back(v, u);
+    }
+  return pattern_matrix(w * h, w * h, e);
+}
+
+}  // namespace
+
+TEST_CASE("permutation: rcm brings a randomly renumbered grid Laplacian back to a narrow band") {
+  const int32_t w = 30, h = 40;
+  const HostMatrix grid = grid_laplacian(w, h);
+  CHECK(bandwidth(grid) == w);
+  const HostMatrix shuffled = permute_symmetric(grid, random_permutation(grid.rows, 3));
+  CHECK(bandwidth(shuffled) > 10 * w);  // the shuffle really destroyed the band
+  const auto perm = rcm_permutation(shuffled);
+  REQUIRE(is_permutation(perm, shuffled.rows));
+  const HostMatrix banded = permute_symmetric(shuffled, perm);
+  // From a corner, RCM's levels are the grid's anti-diagonals (at most w vertices): the band stays within
+  // two levels.
+  CHECK(bandwidth(banded) <= 2 * w);
+  CHECK(profile(banded) <= profile(grid));  // no worse an envelope than row by row
+  CHECK(profile(banded) * 10 < profile(shuffled));
+  CHECK(rcm_permutation(shuffled) == perm);  // deterministic
+}
+
+TEST_CASE("permutation: rcm on small graphs, pinned") {
+  // A path in natural order: Cuthill-McKee from vertex 0 (the lower-index end), reversed.
+  CHECK(rcm_permutation(pattern_matrix(5, 5, {{0, 1}, {1, 0}, {1, 2}, {2, 1}, {2, 3}, {3, 2}, {3, 4}, {4, 3}})) ==
+        std::vector<int32_t>{4, 3, 2, 1, 0});
+  // Components: path 0-2-5, edge 1-6, isolated 3 and 4. Components start in (degree, index) order of their
+  // first vertex: 3, 4, then 0-2-5 (0 is an end already), then 1-6; the whole order is reversed.
+  const HostMatrix parts = pattern_matrix(7, 7, {{0, 2}, {2, 0}, {2, 5}, {5, 2}, {1, 6}, {6, 1}, {3, 3}});
+  const auto perm = rcm_permutation(parts);
+  CHECK(perm == std::vector<int32_t>{4, 1, 3, 6, 5, 2, 0});
+  CHECK(bandwidth(permute_symmetric(parts, perm)) == 1);
+  // A star: the centre has the highest degree, so it is reached from a leaf and numbered second to last.
+  const HostMatrix star = pattern_matrix(5, 5, {{2, 0}, {2, 1}, {2, 3}, {2, 4}, {0, 2}, {1, 2}, {3, 2}, {4, 2}});
+  CHECK(rcm_permutation(star) == std::vector<int32_t>{4, 2, 3, 1, 0});
+}
+
+TEST_CASE("permutation: rcm keeps components apart, each a contiguous block") {
+  // Three shuffled grids side by side, plus isolated vertices (empty rows and columns).
+  const HostMatrix g1 = grid_laplacian(8, 9), g2 = grid_laplacian(5, 5), g3 = grid_laplacian(12, 3);
+  std::vector<std::pair<int32_t, int32_t>> e;
+  std::vector<int> component;
+  int32_t offset = 0;
+  int id = 0;
+  for (const HostMatrix* g : {&g1, &g2, &g3}) {
+    for (int32_t r = 0; r < g->rows; ++r) {
+      for (int32_t k = g->row_ptr[r]; k < g->row_ptr[r + 1]; ++k) e.emplace_back(offset + r, offset + g->col_idx[k]);
+      component.push_back(id);
+    }
+    offset += g->rows;
+    ++id;
+  }
+  for (int i = 0; i < 7; ++i, ++offset) component.push_back(id++);  // isolated
+  const HostMatrix joined = pattern_matrix(offset, offset, e);
+  const auto shuffle = random_permutation(joined.rows, 9);
+  const HostMatrix a = permute_symmetric(joined, shuffle);
+  std::vector<int> component_of(a.rows);
+  for (int32_t i = 0; i < joined.rows; ++i) component_of[shuffle[i]] = component[i];
+  const auto perm = rcm_permutation(a);
+  REQUIRE(is_permutation(perm, a.rows));
+  const auto inv = inverse_permutation(perm);
+  // Walking the new numbering, a component never comes back once left.
+  std::vector<char> finished(id, 0);
+  for (int32_t k = 1; k < a.rows; ++k) {
+    const int before = component_of[inv[k - 1]], now = component_of[inv[k]];
+    if (now != before) {
+      CHECK_FALSE(finished[now]);
+      finished[before] = 1;
+    }
+  }
+  CHECK(bandwidth(permute_symmetric(a, perm)) <= 2 * 8);  // levels of at most 8 vertices (the 8 x 9 grid)
+}
+
+TEST_CASE("permutation: rcm of empty, tiny, hollow and unsymmetric matrices") {
+  CHECK(rcm_permutation(pattern_matrix(0, 0, {})).empty());
+  CHECK(rcm_permutation(pattern_matrix(1, 1, {})) == std::vector<int32_t>{0});
+  CHECK(rcm_permutation(pattern_matrix(1, 1, {{0, 0}})) == std::vector<int32_t>{0});
+  CHECK(bandwidth(pattern_matrix(0, 0, {})) == 0);
+  CHECK(profile(pattern_matrix(0, 0, {})) == 0);
+  // No entries at all: every vertex is its own component.
+  CHECK(is_permutation(rcm_permutation(pattern_matrix(50, 50, {})), 50));
+
+  // Only entries above the diagonal (so the last row is empty): the pattern counts as its symmetric
+  // closure, so the order is that of the full symmetric Laplacian.
+  const auto shuffle = random_permutation(20 * 15, 4);
+  const HostMatrix full = permute_symmetric(grid_laplacian(20, 15), shuffle);
+  const HostMatrix upper = permute_symmetric(grid_laplacian(20, 15, true), shuffle);
+  CHECK(upper.nnz() * 2 + upper.rows == full.nnz());
+  CHECK(rcm_permutation(upper) == rcm_permutation(full));
+  // A path stored one way per edge, alternating (0,1), (2,1), (2,3), (4,3), ...: every odd row is empty.
+  // Shuffled and reordered it becomes a band of width 1.
+  std::vector<std::pair<int32_t, int32_t>> e;
+  for (int32_t i = 0; i + 1 < 40; ++i) e.push_back(i % 2 == 0 ? std::make_pair(i, i + 1) : std::make_pair(i + 1, i));
+  const HostMatrix path = permute_symmetric(pattern_matrix(40, 40, e), random_permutation(40, 5));
+  CHECK(bandwidth(path) > 1);
+  CHECK(bandwidth(permute_symmetric(path, rcm_permutation(path))) == 1);
+}
+
+TEST_CASE("permutation: rcm rejects non-square matrices; bandwidth and profile by hand") {
+  CHECK_THROWS_WITH_AS(rcm_permutation(pattern_matrix(3, 4, {{0, 1}})), doctest::Contains("3 x 4, not square"),
+                       InvalidArgument);
+  CHECK_THROWS_AS(rcm_permutation(pattern_matrix(4, 3, {})), InvalidArgument);
+  // Entries (0,3), (2,0), (3,1), (3,3): bandwidth 3; profile: row 2 from column 0 (2), row 3 from 1 (2).
+  const HostMatrix m = pattern_matrix(4, 4, {{0, 3}, {2, 0}, {3, 1}, {3, 3}});
+  CHECK(bandwidth(m) == 3);
+  CHECK(profile(m) == 4);
+  CHECK(bandwidth(pattern_matrix(2, 9, {{1, 8}})) == 7);  // any shape
+}
+
+// The speed that matters: a 14M-entry mesh matrix shuffled, and a 1.4M-row R-MAT graph. Run by hand:
+//   jitsparse_cpu_tests -tc="*rcm timing*" --no-skip
+TEST_CASE("permutation: rcm timing on large matrices" * doctest::skip()) {
+  auto report = [](const HostMatrix& a) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto perm = rcm_permutation(a);
+    const auto t1 = std::chrono::steady_clock::now();
+    const HostMatrix b = permute_symmetric(a, perm);
+    const auto t2 = std::chrono::steady_clock::now();
+    MESSAGE(a.name << ": " << a.rows << " rows, " << a.nnz() << " entries: rcm_permutation "
+                   << std::chrono::duration<double>(t1 - t0).count() << " s, permute_symmetric "
+                   << std::chrono::duration<double>(t2 - t1).count() << " s; bandwidth " << bandwidth(a) << " -> "
+                   << bandwidth(b) << ", profile " << profile(a) << " -> " << profile(b));
+    CHECK(is_permutation(perm, a.rows));
+  };
+  HostMatrix lap = builtin_matrix("laplacian_large").matrix;
+  report(lap);
+  HostMatrix shuffled = permute_symmetric(lap, random_permutation(lap.rows, 1));
+  shuffled.name = "laplacian_large shuffled";
+  report(shuffled);
+  HostMatrix graph = rmat_graph(1400000, 8, 0.45, 0.22, 0.22, 1);
+  graph.name = "rmat45 1.4M";
+  report(graph);
 }
