@@ -2,6 +2,7 @@
 # The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
 # jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
 # Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, sanitize, tune, bench, bench-cold, bench-hola,
+#   bench-hisparse, bench-hisparse-t (the fastest tuned hisparse variant, op n / op t),
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, quick (tune --quick on the shared matrices); cache=DIR switches the
 #   cubin cache and tuning database for the steps after it (a fresh DIR makes the next tune cold).
@@ -25,6 +26,8 @@ for step in "$@"; do
     bench) run bench "$bin/jitsparse" bench --no-tune -q -o "$out/bench" ;;
     bench-cold) run bench_cold "$bin/jitsparse" bench --no-tune -q --l2 cold -o "$out/bench_cold" ;;
     bench-hola) run bench_hola "$bin/jitsparse" bench --no-tune -q --layout hola -o "$out/bench_hola" ;;
+    bench-hisparse) run bench_hisparse "$bin/jitsparse" bench --no-tune -q --layout hisparse -o "$out/bench_hisparse" ;;
+    bench-hisparse-t) run bench_hisparse_t "$bin/jitsparse" bench --no-tune -q --op t --layout hisparse -o "$out/bench_hisparse_t" ;;
     tune-t) run tune_t "$bin/jitsparse" tune -q --op t -o "$out/tune_t" ;;
     bench-t) run bench_t "$bin/jitsparse" bench --no-tune -q --op t -o "$out/bench_t" ;;
     tune-h) run tune_h "$bin/jitsparse" tune -q --op h -o "$out/tune_h" ;;
