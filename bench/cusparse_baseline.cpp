@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/reference.hpp"
 #include "core/yardstick.hpp"
+#include "bench/sliced_ell.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
@@ -151,11 +152,20 @@ Family family_of(const EntryType& e) {
   return Family::blocks;
 }
 
+// The methods of each family (cusparse_baseline.hpp), in the order they run and are reported.
+const std::vector<std::string> kScalarMethods = {"cusparse-csr-alg1", "cusparse-csr-alg2", "cusparse-sell"};
+const std::vector<std::string> kBlockMethods = {"cusparse-bsr-row",           "cusparse-bsr-col",
+                                                "cusparse-bsrmv-row",         "cusparse-bsrmv-col",
+                                                "cusparse-csr-alg1-expanded", "cusparse-csr-alg2-expanded"};
+const std::vector<std::string> kQuaternionMethods = {"cusparse-bsr-complex2x2", "cusparse-bsrmv-complex2x2"};
+
 const std::vector<std::string>& all_method_names() {
-  static const std::vector<std::string> names = {
-      "cusparse-csr-alg1",  "cusparse-csr-alg2",  "cusparse-bsr-row",           "cusparse-bsr-col",
-      "cusparse-bsrmv-row", "cusparse-bsrmv-col", "cusparse-csr-alg1-expanded", "cusparse-csr-alg2-expanded",
-      "cusparse-bsr-complex2x2", "cusparse-bsrmv-complex2x2"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = kScalarMethods;
+    n.insert(n.end(), kBlockMethods.begin(), kBlockMethods.end());
+    n.insert(n.end(), kQuaternionMethods.begin(), kQuaternionMethods.end());
+    return n;
+  }();
   return names;
 }
 
@@ -240,14 +250,16 @@ class Runner {
     const Family family = family_of(a_.entry);
     if (family != Family::blocks) {
       const bool cplx = family == Family::complex_csr;
-      if (!wanted("cusparse-csr-alg1") && !wanted("cusparse-csr-alg2")) return;
-      guarded({slot("cusparse-csr-alg1"), slot("cusparse-csr-alg2")}, [&] {
-        Csr csr = native_csr(cplx);
-        for (auto alg : {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2}) {
-          const char* n = alg == CUSPARSE_SPMV_CSR_ALG1 ? "cusparse-csr-alg1" : "cusparse-csr-alg2";
-          if (auto* r = slot(n)) method(*r, [&](BaselineResult& res) { generic_csr(csr, alg, cplx, res); });
-        }
-      });
+      if (wanted("cusparse-csr-alg1") || wanted("cusparse-csr-alg2"))
+        guarded({slot("cusparse-csr-alg1"), slot("cusparse-csr-alg2")}, [&] {
+          Csr csr = native_csr(cplx);
+          for (auto alg : {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2}) {
+            const char* n = alg == CUSPARSE_SPMV_CSR_ALG1 ? "cusparse-csr-alg1" : "cusparse-csr-alg2";
+            if (auto* r = slot(n)) method(*r, [&](BaselineResult& res) { generic_csr(csr, alg, cplx, res); });
+          }
+        });
+      // After the CSR arrays are freed: the two copies never share the GPU.
+      if (auto* r = slot("cusparse-sell")) method(*r, [&](BaselineResult& res) { sliced_ell(cplx, res); });
       return;
     }
 
@@ -396,8 +408,24 @@ class Runner {
       r.samples_us = std::move(t.samples_us);
       r.reps_per_sample = t.reps_per_sample;
       r.gbps = effective_gbps(bytes_, t.median_us);
+      if (options_.graph_calls > 0) time_graph(r, launch);
     }
     r.status = "ok";
+  }
+
+  // The same calls captured in a CUDA graph. A method that cannot be captured keeps its ordinary time and
+  // says why in graph_status; the stream is usable again either way (time_in_graph ends the capture).
+  void time_graph(BaselineResult& r, const std::function<void()>& launch) {
+    try {
+      TimingResult g = time_in_graph(stream_, launch, options_.graph_calls, options_.timing);
+      r.graph_median_us = g.median_us;
+      r.graph_q1_us = g.q1_us;
+      r.graph_q3_us = g.q3_us;
+      r.graph_samples_us = std::move(g.samples_us);
+      r.graph_status = "ok";
+    } catch (const std::exception& e) {
+      r.graph_status = std::string("unavailable: ") + e.what();
+    }
   }
 
   // --- host-side formats ---
@@ -550,6 +578,41 @@ class Runner {
       generic_spmv(r, m, c.rows, c.cols, type, alg);
   }
 
+  // Sliced ELL of this matrix (bench/sliced_ell.hpp), built on the host and uploaded once: cuSPARSE has no
+  // conversion from CSR. Values as native_csr has them (real 1x1 blocks, complex (re, im) pairs).
+  void sliced_ell(bool cplx, BaselineResult& r) {
+    SellPattern pattern;
+    try {
+      pattern = sliced_ell_pattern(a_.row_ptr, a_.col_idx, kSellSliceSize);
+    } catch (const InvalidArgument& e) {
+      throw Unsupported(e.what());  // too large for 32-bit offsets: the matrix, not a failure
+    }
+    const std::vector<T> values = cplx ? sliced_ell_values<T>(pattern, a_.values, 2)
+                                       : sliced_ell_values<T>(pattern, row_major_blocks(), 1);
+    Array offsets = upload_vector(pattern.slice_offsets, stream_, "sell slice offsets");
+    Array cols = upload_vector(pattern.col_idx, stream_, "sell column indices");
+    Array vals = upload_vector(values, stream_, "sell values");
+    const cudaDataType type = cplx ? complex_type<T>() : real_type<T>();
+    cusparseSpMatDescr_t m = nullptr;
+    check_cusparse(cusparseCreateSlicedEll(&m, a_.rows, a_.cols, a_.nnz(), pattern.values_size(), kSellSliceSize,
+                                           offsets.get(), cols.get(), vals.get(), CUSPARSE_INDEX_32I,
+                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
+                   "cusparseCreateSlicedEll");
+    SpMat mat(m);
+    r.device_bytes = static_cast<int64_t>(offsets.bytes() + cols.bytes() + vals.bytes());
+    const double padding = pattern.values_size() > 0
+                               ? 1.0 - static_cast<double>(a_.nnz()) / static_cast<double>(pattern.values_size())
+                               : 0.0;
+    r.detail = std::string(cplx ? "complex" : "real") + " sliced ell, slice " + std::to_string(kSellSliceSize) +
+               ", " + std::to_string(pattern.values_size()) + " stored (" +
+               std::to_string(static_cast<int>(std::lround(100 * padding))) + "% padding)";
+    // Vector lengths as for CSR: elements of `type`; a transposed product swaps them.
+    if (op_ == CUSPARSE_OPERATION_NON_TRANSPOSE)
+      generic_spmv(r, m, a_.cols, a_.rows, type, CUSPARSE_SPMV_SELL_ALG1);
+    else
+      generic_spmv(r, m, a_.rows, a_.cols, type, CUSPARSE_SPMV_SELL_ALG1);
+  }
+
   void generic_bsr(const Bsr& b, bool row_major, BaselineResult& r) {
     const cudaDataType type = real_type<T>();
     cusparseSpMatDescr_t m = nullptr;
@@ -685,15 +748,15 @@ class Runner {
 namespace {
 
 std::vector<std::string> plain_methods(const EntryType& entry) {
-  const auto& all = all_method_names();
-  if (family_of(entry) != Family::blocks) return {all[0], all[1]};
-  std::vector<std::string> names(all.begin() + 2, all.begin() + 8);
-  if (is_quaternion_like(entry)) names.insert(names.end(), all.begin() + 8, all.end());
+  if (family_of(entry) != Family::blocks) return kScalarMethods;
+  std::vector<std::string> names = kBlockMethods;
+  if (is_quaternion_like(entry)) names.insert(names.end(), kQuaternionMethods.begin(), kQuaternionMethods.end());
   return names;
 }
 
 const char* kExplicit = "-explicit";
 const std::string kImplicit = "cusparse-csr-alg1-implicit";
+const std::string kSellImplicit = "cusparse-sell-implicit";  // real and complex only
 
 bool has_implicit(const EntryType& entry, Op op) {
   return op == Op::h || family_of(entry) != Family::blocks;
@@ -715,6 +778,7 @@ std::vector<std::string> cusparse_methods(const EntryType& entry, Op op) {
   if (op == Op::n) return names;
   for (auto& n : names) n += kExplicit;
   if (has_implicit(entry, op)) names.push_back(kImplicit);
+  if (family_of(entry) != Family::blocks) names.push_back(kSellImplicit);
   return names;
 }
 
@@ -773,13 +837,15 @@ void run_methods(const HostMatrix& a, Precision p, const std::vector<double>& x,
     }
     run_into(runner, explicit_names, kExplicit, "", results, setup);
   }
-  if (std::find(names.begin(), names.end(), kImplicit) != names.end()) {
+  auto wants = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  if (wants(kImplicit) || wants(kSellImplicit)) {
     const bool cplx = family_of(a.entry) == Family::complex_csr;
     const cusparseOperation_t cop =
         op == Op::h && cplx ? CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE : CUSPARSE_OPERATION_TRANSPOSE;
     Runner<T> runner(a, p, x, options, stream, ref, scale, cop);
     const std::string base = family_of(a.entry) == Family::blocks ? "cusparse-csr-alg1-expanded" : "cusparse-csr-alg1";
-    run_into(runner, {base}, "", kImplicit, results, 0);
+    if (wants(kImplicit)) run_into(runner, {base}, "", kImplicit, results, 0);
+    if (wants(kSellImplicit)) run_into(runner, {"cusparse-sell"}, "", kSellImplicit, results, 0);
   }
 }
 
@@ -801,6 +867,7 @@ std::vector<BaselineResult> run_cusparse_baselines(const HostMatrix& a, Precisio
   std::vector<std::string> all = all_method_names();
   for (const auto& n : all_method_names()) all.push_back(n + kExplicit);
   all.push_back(kImplicit);
+  all.push_back(kSellImplicit);
   std::vector<BaselineResult> results;
   std::vector<std::string> to_run;
   for (const auto& n : requested) {

@@ -1,12 +1,10 @@
 #include "bench/stream_bandwidth.hpp"
 
 #include <cuda_runtime.h>
-#include <nvrtc.h>
 
 #include <algorithm>
-#include <memory>
-#include <type_traits>
 
+#include "bench/nvrtc_kernel.hpp"
 #include "core/error.hpp"
 #include "core/yardstick.hpp"
 #include "runtime/cuda_check.hpp"
@@ -56,18 +54,6 @@ jitsparse_stream_read(const float4* __restrict__ a, unsigned long long n, float*
 }
 )";
 
-void check_nvrtc(nvrtcResult r, const char* what) {
-  if (r != NVRTC_SUCCESS) throw CompileError(std::string(what) + " failed: " + nvrtcGetErrorString(r));
-}
-
-struct ProgramDeleter {
-  void operator()(nvrtcProgram p) const { nvrtcDestroyProgram(&p); }
-};
-struct LibraryDeleter {
-  void operator()(cudaLibrary_t l) const { cudaLibraryUnload(l); }
-};
-using Library = std::unique_ptr<std::remove_pointer_t<cudaLibrary_t>, LibraryDeleter>;
-
 std::string status_of(const std::exception& e) { return std::string("error: ") + e.what(); }
 
 }  // namespace
@@ -75,29 +61,7 @@ std::string status_of(const std::exception& e) { return std::string("error: ") +
 const char* stream_read_kernel_source() { return kReadKernel; }
 
 std::string compile_stream_read_kernel(const std::string& arch) {
-  nvrtcProgram prog = nullptr;
-  check_nvrtc(nvrtcCreateProgram(&prog, kReadKernel, "jitsparse_stream_read.cu", 0, nullptr, nullptr),
-              "nvrtcCreateProgram");
-  std::unique_ptr<std::remove_pointer_t<nvrtcProgram>, ProgramDeleter> owned(prog);
-  const std::string arch_opt = "--gpu-architecture=" + arch;
-  const char* opts[] = {arch_opt.c_str()};
-  nvrtcResult r = nvrtcCompileProgram(prog, 1, opts);
-  if (r != NVRTC_SUCCESS) {
-    size_t log_size = 0;
-    std::string log;
-    if (nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 1) {
-      log.resize(log_size);
-      nvrtcGetProgramLog(prog, log.data());
-    }
-    throw CompileError("nvrtcCompileProgram (stream read kernel, " + arch +
-                       ") failed: " + nvrtcGetErrorString(r) + "\n" + log);
-  }
-  size_t size = 0;
-  check_nvrtc(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
-  if (size == 0) throw CompileError("nvrtcGetCUBINSize: NVRTC produced no cubin for " + arch);
-  std::string cubin(size, '\0');
-  check_nvrtc(nvrtcGetCUBIN(prog, cubin.data()), "nvrtcGetCUBIN");
-  return cubin;
+  return compile_cubin(kReadKernel, "jitsparse_stream_read.cu", arch);
 }
 
 StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& options) {
@@ -155,14 +119,8 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
 
   if (options.read) {
     try {
-      const std::string cubin = compile_stream_read_kernel(info.arch());
-      cudaLibrary_t lib = nullptr;
-      cuda_check(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-                 "cudaLibraryLoadData (stream read kernel)");
-      Library owned(lib);
-      cudaKernel_t kernel = nullptr;
-      cuda_check(cudaLibraryGetKernel(&kernel, lib, kKernelName),
-                 "cudaLibraryGetKernel (jitsparse_stream_read)");
+      const LoadedKernel read_kernel(compile_stream_read_kernel(info.arch()), kKernelName);
+      const void* kernel = read_kernel.function();
 
       const int per_sm = info.max_threads_per_sm > 0 ? std::max(1, info.max_threads_per_sm / kReadBlock) : 4;
       const int grid = std::max(1, info.sm_count) * per_sm;
@@ -178,10 +136,8 @@ StreamBandwidthResult measure_stream_bandwidth(const StreamBandwidthOptions& opt
           s,
           [=]() mutable {
             void* args[] = {&a, &n, &out};
-            // The runtime accepts a cudaKernel_t passed as the function pointer (CUDA 12+).
             // Inside the timed loop: build cuda_check's message string only on failure.
-            cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid),
-                                             dim3(kReadBlock), args, 0, s);
+            cudaError_t e = cudaLaunchKernel(kernel, dim3(grid), dim3(kReadBlock), args, 0, s);
             if (e != cudaSuccess) cuda_check(e, "cudaLaunchKernel (jitsparse_stream_read)");
           },
           options.timing);

@@ -9,6 +9,7 @@
 #include <boost/program_options.hpp>
 
 #include "bench/cusparse_baseline.hpp"
+#include "bench/empty_kernel.hpp"
 #include "bench/stream_bandwidth.hpp"
 #include "cli/commands.hpp"
 #include "cli/matrix_sources.hpp"
@@ -63,9 +64,70 @@ void add_samples(nlohmann::json& r, const std::vector<double>& samples_us) {
   r["q3_us"] = quantile(samples_us, 0.75);
 }
 
-// Our variant on one matrix and precision: verified on the GPU, then timed the full way.
+// --graph: calls per CUDA graph (enough that one graph launch's host cost is spread thin; a 5 us SpMV
+// makes a 0.5 ms graph).
+constexpr int kGraphCalls = 100;
+
+// --graph: the row's time per call inside a CUDA graph, or why there is none ("unavailable: ...",
+// "skipped: ...").
+void add_graph(nlohmann::json& r, const std::string& status, const TimingResult* t = nullptr) {
+  r["graph_status"] = status;
+  r["graph_us"] = t ? nlohmann::json(t->median_us) : nlohmann::json(nullptr);
+  if (!t) return;
+  r["graph_q1_us"] = t->q1_us;
+  r["graph_q3_us"] = t->q3_us;
+  r["graph_samples_us"] = t->samples_us;
+}
+
+// The empty kernel's launch floor as stored in bench.json (bench/empty_kernel.hpp).
+nlohmann::json floor_json(const EmptyKernelFloor& f) {
+  nlohmann::json j = {{"status", f.status}, {"calls_per_graph", f.calls_per_graph}};
+  if (f.status != "ok") return j;
+  j["single_us"] = f.single_us;
+  j["single_q1_us"] = f.single_q1_us;
+  j["single_q3_us"] = f.single_q3_us;
+  j["single_samples_us"] = f.single_samples_us;
+  j["graph_status"] = f.graph_status;
+  if (f.graph_status == "ok") {
+    j["graph_us"] = f.graph_us;
+    j["graph_q1_us"] = f.graph_q1_us;
+    j["graph_q3_us"] = f.graph_q3_us;
+    j["graph_samples_us"] = f.graph_samples_us;
+  }
+  return j;
+}
+
+// One console row of the method table; with --graph a "graph us" column before the speedup.
+void print_row(const nlohmann::json& r, bool graph) {
+  const std::string median =
+      r["median_us"].is_null() ? "-" : std::to_string(r["median_us"].get<double>()).substr(0, 9);
+  const std::string gbps = r["gbps"].is_null() ? "-" : std::to_string(static_cast<int>(r["gbps"].get<double>()));
+  const std::string own = r.contains("own_gbps") ? std::to_string(static_cast<int>(r["own_gbps"].get<double>())) : "-";
+  const std::string share =
+      r["fraction_of_stream"].is_null() ? "-" : std::to_string(r["fraction_of_stream"].get<double>()).substr(0, 5);
+  const std::string speedup = r["speedup_vs_best_cusparse"].is_null()
+                                  ? ""
+                                  : "x" + std::to_string(r["speedup_vs_best_cusparse"].get<double>()).substr(0, 5);
+  const std::string method = r["method"].get<std::string>().substr(0, 64);
+  const std::string status = r["status"].get<std::string>().substr(0, 10);
+  if (!graph) {
+    std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %s\n", r["matrix"].get<std::string>().c_str(),
+                r["precision"].get<std::string>().c_str(), method.c_str(), status.c_str(), median.c_str(), gbps.c_str(),
+                own.c_str(), share.c_str(), speedup.c_str());
+    return;
+  }
+  const std::string graph_us = r.contains("graph_us") && r["graph_us"].is_number()
+                                   ? std::to_string(r["graph_us"].get<double>()).substr(0, 9)
+                                   : "-";
+  std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %10s %s\n", r["matrix"].get<std::string>().c_str(),
+              r["precision"].get<std::string>().c_str(), method.c_str(), status.c_str(), median.c_str(), gbps.c_str(),
+              own.c_str(), share.c_str(), graph_us.c_str(), speedup.c_str());
+}
+
+// Our variant on one matrix and precision: verified on the GPU, then timed the full way (and, with
+// graph_calls > 0, again as graph_calls launches in a CUDA graph).
 nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const Selection& sel,
-                         const TimingOptions& timing, double stream_gbps) {
+                         const TimingOptions& timing, double stream_gbps, int graph_calls = 0) {
   const Variant& v = sel.variant;
   const std::string method = "jitsparse " + v.name() + " (" + sel.level + ")";
   const int64_t x_len = is_transposed(v.op) ? a.rows : a.cols, y_len = is_transposed(v.op) ? a.cols : a.rows;
@@ -86,6 +148,14 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
     auto r = row(a.name, a, p, method, true, "ok", t.median_us, effective_gbps(compulsory_bytes(a, p), t.median_us), stream_gbps);
     add_samples(r, t.samples_us);
     add_own_bandwidth(r, da.bytes(), a, p);
+    if (graph_calls > 0) {
+      try {
+        const TimingResult g = time_in_graph(ctx.stream(), [&] { launch.launch(); }, graph_calls, timing);
+        add_graph(r, "ok", &g);
+      } catch (const std::exception& e) {
+        add_graph(r, std::string("unavailable: ") + e.what());
+      }
+    }
     r["variant"] = v.name();
     r["selection"] = sel.level;
     r["deterministic"] = v.deterministic();
@@ -123,8 +193,8 @@ int run_bench(const std::vector<std::string>& args) {
   po::options_description opts(
       "jitsparse bench [matrices or folders...] [options]\n\n"
       "For each matrix (files, folders, or the built-in set) and precision: the tuned variant of this GPU\n"
-      "against cuSPARSE (CSR ALG1/ALG2; BSR generic and legacy, row- and column-major blocks, and CSR of the\n"
-      "expanded real matrix for blocks and quaternions), timed the same way (CUDA events, median), each\n"
+      "against cuSPARSE (CSR ALG1/ALG2 and sliced ELL; BSR generic and legacy, row- and column-major blocks, and\n"
+      "CSR of the expanded real matrix for blocks and quaternions), timed the same way (CUDA events, median), each\n"
       "checked against the CPU reference. Matrices not tuned yet are tuned first (see --no-tune).\n"
       "'folder@complex' gives a folder its own entry type. --reorder rcm benchmarks each square matrix\n"
       "twice: as it is and renumbered by reverse Cuthill-McKee ('<name>@rcm'), in rows of their own.\n\nOptions");
@@ -142,6 +212,9 @@ int run_bench(const std::vector<std::string>& args) {
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back launches (a matrix that fits in L2 is partly served from it); cold: a buffer of "
        "twice the L2 is read before every sample, one launch per sample, for every method and the stream probe")
+      ("graph", "also time every method (ours and each cuSPARSE one) as 100 back-to-back calls captured in a CUDA "
+       "graph, per call ('graph us'), on matrices whose compulsory bytes are below the L2 size (larger ones are "
+       "not launch-bound), and print an empty kernel's launch time, single and in a graph, as the floor")
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
       ("quiet,q", "no progress line while tuning");
@@ -162,6 +235,7 @@ int run_bench(const std::vector<std::string>& args) {
   if (timing.samples < 1) throw InvalidArgument("--samples must be at least 1");
   const Op op = parse_op(vm["op"].as<std::string>());
   const bool deterministic = vm.count("deterministic") > 0;
+  const bool graph = vm.count("graph") > 0;
 
   const std::time_t start_time = std::time(nullptr);
   char started[32];
@@ -191,10 +265,32 @@ int run_bench(const std::vector<std::string>& args) {
                            " samples: a matrix that fits in L2 is partly served from it, so the share of stream "
                            "is not a bandwidth share; use --l2 cold)")
             << "\n";
+  EmptyKernelFloor launch_floor;
+  if (graph) {
+    launch_floor = measure_empty_kernel_floor(ctx.device().ordinal, timing, kGraphCalls);
+    std::printf("graph us: time per call of %d calls in one CUDA graph (always L2 warm), for matrices whose "
+                "compulsory bytes are below the L2 (%lld MiB)\n",
+                kGraphCalls, ctx.device().l2_bytes >> 20);
+    if (launch_floor.status != "ok") {
+      std::printf("launch floor (empty kernel): %s\n", launch_floor.status.c_str());
+    } else {
+      char in_graph[128];
+      std::snprintf(in_graph, sizeof in_graph, "%.2f us per launch (q1 %.2f, q3 %.2f)", launch_floor.graph_us,
+                    launch_floor.graph_q1_us, launch_floor.graph_q3_us);
+      std::printf("launch floor (empty kernel, 1 block of 32 threads): single launch %.2f us (q1 %.2f, q3 %.2f); "
+                  "in a graph %s\n",
+                  launch_floor.single_us, launch_floor.single_q1_us, launch_floor.single_q3_us,
+                  launch_floor.graph_status == "ok" ? in_graph : launch_floor.graph_status.c_str());
+    }
+  }
 
   // GB/s: compulsory bytes (the same for every method) per second; own: what the method itself moves.
-  std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %s\n", "matrix", "prec", "method", "status", "median us",
-              "GB/s", "own GB/s", "stream", "vs best cuSPARSE");
+  if (graph)
+    std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %10s %s\n", "matrix", "prec", "method", "status",
+                "median us", "GB/s", "own GB/s", "stream", "graph us", "vs best cuSPARSE");
+  else
+    std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %s\n", "matrix", "prec", "method", "status", "median us",
+                "GB/s", "own GB/s", "stream", "vs best cuSPARSE");
   nlohmann::json rows = nlohmann::json::array();
   std::ofstream jsonl(out + "/bench.jsonl");
   TuneOptions tune_options;
@@ -212,11 +308,15 @@ int run_bench(const std::vector<std::string>& args) {
       nlohmann::json group = nlohmann::json::array();
       Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic);
       if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel);
-      group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps));
+      // --graph: only where launch cost can matter (below the L2; DESIGN.md, Measuring).
+      const bool graph_here = graph && compulsory_bytes(a, p) < static_cast<double>(ctx.device().l2_bytes);
+      const int graph_calls = graph_here ? kGraphCalls : 0;
+      group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps, graph_calls));
       BaselineOptions bo;
       bo.op = op;
       bo.timing = timing;
       bo.device = ctx.device().ordinal;
+      bo.graph_calls = graph_calls;
       const auto x = random_vector(is_transposed(op) ? a.rows : a.cols, a.vector_components(), 12345);
       for (const auto& b : run_cusparse_baselines(a, p, x, bo)) {
         auto r = row(a.name, a, p, b.method, false, b.ok() ? "ok" : b.status + (b.detail.empty() ? "" : ": " + b.detail),
@@ -226,8 +326,22 @@ int run_bench(const std::vector<std::string>& args) {
           add_own_bandwidth(r, b.device_bytes, a, p);
         }
         if (b.setup_us > 0) r["setup_us"] = b.setup_us;  // explicit transposes: csr2csc once
+        if (b.graph_status == "ok") {
+          TimingResult g;
+          g.median_us = b.graph_median_us;
+          g.q1_us = b.graph_q1_us;
+          g.q3_us = b.graph_q3_us;
+          g.samples_us = b.graph_samples_us;
+          add_graph(r, "ok", &g);
+        } else if (!b.graph_status.empty()) {
+          add_graph(r, b.graph_status);
+        }
         group.push_back(r);
       }
+      for (auto& r : group)  // --graph: every row says why it has no graph time
+        if (graph && !r.contains("graph_status"))
+          add_graph(r, graph_here ? "not timed: the method itself failed"
+                                  : "skipped: compulsory bytes not below the L2 size");
       double best_cusparse = 0;
       for (const auto& r : group)
         if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok")
@@ -243,14 +357,7 @@ int run_bench(const std::vector<std::string>& args) {
           r["speedup_vs_best_cusparse"] = nullptr;
         jsonl << r.dump() << "\n";
         rows.push_back(r);
-        std::printf("%-22s %-4s %-64s %-10s %10s %8s %8s %6s %s\n", a.name.c_str(), to_string(p).c_str(),
-                    r["method"].get<std::string>().substr(0, 64).c_str(),
-                    r["status"].get<std::string>().substr(0, 10).c_str(),
-                    r["median_us"].is_null() ? "-" : std::to_string(r["median_us"].get<double>()).substr(0, 9).c_str(),
-                    r["gbps"].is_null() ? "-" : std::to_string(static_cast<int>(r["gbps"].get<double>())).c_str(),
-                    r.contains("own_gbps") ? std::to_string(static_cast<int>(r["own_gbps"].get<double>())).c_str() : "-",
-                    r["fraction_of_stream"].is_null() ? "-" : std::to_string(r["fraction_of_stream"].get<double>()).substr(0, 5).c_str(),
-                    r["speedup_vs_best_cusparse"].is_null() ? "" : ("x" + std::to_string(r["speedup_vs_best_cusparse"].get<double>()).substr(0, 5)).c_str());
+        print_row(r, graph);
       }
       std::fflush(stdout);
     }
@@ -265,6 +372,13 @@ int run_bench(const std::vector<std::string>& args) {
                                     {"flush_bytes", flush ? flush->bytes() : 0},
                                     {"launches_per_sample", cold ? "1" : "as many as fill 3 ms"}}},
                         {"rows", rows}};
+  if (graph) {
+    doc["timing"]["graph"] = {{"calls_per_graph", kGraphCalls},
+                              {"below_bytes", d.l2_bytes},
+                              {"applies_to", "matrices whose compulsory bytes are below the L2 size"},
+                              {"l2", "warm (back-to-back calls in the graph, no flush)"}};
+    doc["empty_kernel"] = floor_json(launch_floor);
+  }
   write_file_atomically(out + "/bench.json", doc.dump(1));
   write_bench_report_html(doc, out + "/bench.html");
   std::cout << "\nresults: " << out << "/bench.html, bench.json, bench.jsonl (one JSON line per row)\n";

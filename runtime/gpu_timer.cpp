@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
+#include <type_traits>
 
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
@@ -109,6 +112,71 @@ TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& la
   r.median_us = median(r.samples_us);
   r.q1_us = quantile(r.samples_us, 0.25);
   r.q3_us = quantile(r.samples_us, 0.75);
+  return r;
+}
+
+namespace {
+
+struct GraphDeleter {
+  void operator()(cudaGraph_t g) const { cudaGraphDestroy(g); }
+};
+struct GraphExecDeleter {
+  void operator()(cudaGraphExec_t g) const { cudaGraphExecDestroy(g); }
+};
+using Graph = std::unique_ptr<std::remove_pointer_t<cudaGraph_t>, GraphDeleter>;
+using GraphExec = std::unique_ptr<std::remove_pointer_t<cudaGraphExec_t>, GraphExecDeleter>;
+
+// `calls` calls of `launch` recorded on `stream`. The capture is always ended, also when a call throws or
+// the capture was invalidated, so the stream is never left capturing. Thread-local mode: an unsafe call
+// (cudaMalloc, a synchronization) made by `launch` on this thread fails the capture instead of slipping by.
+Graph capture(cudaStream_t stream, const std::function<void()>& launch, int calls) {
+  cuda_check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  std::string failure;
+  try {
+    for (int i = 0; i < calls; ++i) launch();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  cudaGraph_t raw = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(stream, &raw);
+  Graph graph(raw);
+  if (failure.empty() && end == cudaSuccess && graph) return graph;
+  cudaGetLastError();  // the capture's error is not sticky: clear it so the next CUDA call is not blamed
+  if (failure.empty())
+    failure = end != cudaSuccess ? std::string("cudaStreamEndCapture: ") + cudaGetErrorName(end) + ": " +
+                                       cudaGetErrorString(end)
+                                 : "cudaStreamEndCapture returned no graph";
+  throw GraphCaptureError("not capturable in a CUDA graph: " + failure);
+}
+
+}  // namespace
+
+TimingResult time_in_graph(cudaStream_t stream, const std::function<void()>& launch, int calls_per_graph,
+                           const TimingOptions& options) {
+  if (calls_per_graph < 1) throw InvalidArgument("time_in_graph: calls_per_graph must be at least 1");
+  for (int i = 0; i < std::max(1, options.warmup); ++i) launch();
+  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (before the graph capture)");
+  cuda_check(cudaGetLastError(), "the calls before the graph capture");
+
+  const Graph graph = capture(stream, launch, calls_per_graph);
+  cudaGraphExec_t raw = nullptr;
+  cuda_check(cudaGraphInstantiate(&raw, graph.get(), 0), "cudaGraphInstantiate");
+  const GraphExec exec(raw);
+
+  TimingOptions o = options;
+  o.before_each = nullptr;
+  TimingResult r = time_on_stream(
+      stream,
+      [e = exec.get(), stream] {
+        const cudaError_t err = cudaGraphLaunch(e, stream);
+        if (err != cudaSuccess) cuda_check(err, "cudaGraphLaunch");  // the message only on failure: a hot path
+      },
+      o);
+  const double per_call = 1.0 / calls_per_graph;
+  for (double& s : r.samples_us) s *= per_call;
+  r.median_us *= per_call;
+  r.q1_us *= per_call;
+  r.q3_us *= per_call;
   return r;
 }
 

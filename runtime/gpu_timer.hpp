@@ -4,6 +4,8 @@
 #include <functional>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace jitsparse {
 
 struct TimingOptions {
@@ -35,6 +37,25 @@ struct TimingResult {
 // Throws DeviceError when a CUDA call fails (the message names it) and InvalidArgument on bad options.
 TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& launch,
                             const TimingOptions& options = {});
+
+// `launch` could not be recorded into a CUDA graph (a call that is not allowed while a stream captures,
+// or one that failed during the capture). The capture has been ended: the stream is usable again.
+struct GraphCaptureError : DeviceError {
+  using DeviceError::DeviceError;
+};
+
+// Time `launch` as `calls_per_graph` calls captured into one CUDA graph (stream capture, instantiated once):
+// the graph's launches are timed by time_on_stream with `options` (warm-up, samples, repetitions, retries)
+// and every time is divided by calls_per_graph, so the result is per call, with the same median and
+// quartiles. The host pays one graph launch per calls_per_graph calls, so this is the GPU's time per call
+// without the per-launch dispatch (DESIGN.md, Measuring: small matrices are bound by launch cost).
+// `launch` may enqueue several kernels (a prologue and a main kernel) or library calls (cusparseSpMV), all
+// on `stream`; it is called `options.warmup` (at least once) times before the capture, so lazy loading and
+// first-call setup happen outside it. options.before_each is ignored: back-to-back calls in a graph are
+// warm by nature. reps_per_sample counts graph launches. Throws GraphCaptureError when the calls cannot be captured, DeviceError when a CUDA call
+// fails, InvalidArgument for calls_per_graph < 1.
+TimingResult time_in_graph(cudaStream_t stream, const std::function<void()>& launch, int calls_per_graph,
+                           const TimingOptions& options = {});
 
 double median(std::vector<double> v);  // 0 for an empty vector
 // The q-quantile (0..1) with linear interpolation between order statistics; 0 for an empty vector.

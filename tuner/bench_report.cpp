@@ -134,19 +134,48 @@ std::string timing_text(const json& b) {
          " samples (matrices that fit in L2 are partly served from it)";
 }
 
+// `bench --graph`: how the graph times were taken (timing.graph), else nothing.
+std::string graph_timing_text(const json& b) {
+  const json& g = object_of(object_of(b, "timing"), "graph");
+  if (g.empty()) return "";
+  return fmt_count(number(g, "calls_per_graph")) +
+         " back-to-back calls captured in one CUDA graph, time per call, L2 warm; on matrices whose compulsory "
+         "bytes are below " +
+         fmt_mb(number(g, "below_bytes")) + " MB (the L2)";
+}
+
+// `bench --graph`: the empty kernel's launch time, the floor under every method.
+std::string launch_floor_text(const json& b) {
+  const json& f = object_of(b, "empty_kernel");
+  const std::string status = raw_text(f, "status");
+  if (status != "ok") return html_escape(truncated(status, 200));
+  std::string out = "empty kernel: single launches " + fmt_time(number(f, "single_us")) + " &micro;s (q1 " +
+                    fmt_time(number(f, "single_q1_us")) + ", q3 " + fmt_time(number(f, "single_q3_us")) + ")";
+  const std::string graph_status = raw_text(f, "graph_status");
+  if (graph_status == "ok")
+    out += "; in a CUDA graph " + fmt_time(number(f, "graph_us")) + " &micro;s per launch (q1 " +
+           fmt_time(number(f, "graph_q1_us")) + ", q3 " + fmt_time(number(f, "graph_q3_us")) + ")";
+  else
+    out += "; in a CUDA graph: " + or_na(truncated(graph_status, 200));
+  return out;
+}
+
 std::string bench_header(const json& b) {
   const json& gpu = object_of(b, "gpu");
   const json& stream = object_of(b, "stream");
   const std::string gpu_text = text(gpu, "name") + " <span class=\"sub\">(" + text(gpu, "arch") + ", " +
                                fmt_count(number(gpu, "sm_count")) + " SMs)</span>";
-  return "<h1>jitsparse benchmark</h1>\n" +
-         facts({{"tool", text(b, "tool")},
-                {"GPU", gpu_text},
-                {"started", text(b, "started")},
-                {"cuSPARSE", text(b, "cusparse_version")},
-                {"stream bandwidth", "copy " + fmt_gbps(number(stream, "copy_gbps")) + " GB/s, read " +
-                                         fmt_gbps(number(stream, "read_gbps")) + " GB/s"},
-                {"timing", timing_text(b)}});
+  std::vector<std::pair<std::string, std::string>> items = {
+      {"tool", text(b, "tool")},
+      {"GPU", gpu_text},
+      {"started", text(b, "started")},
+      {"cuSPARSE", text(b, "cusparse_version")},
+      {"stream bandwidth", "copy " + fmt_gbps(number(stream, "copy_gbps")) + " GB/s, read " +
+                               fmt_gbps(number(stream, "read_gbps")) + " GB/s"},
+      {"timing", timing_text(b)}};
+  if (const std::string g = graph_timing_text(b); !g.empty()) items.push_back({"CUDA graph timing", g});
+  if (b.contains("empty_kernel")) items.push_back({"launch floor", launch_floor_text(b)});
+  return "<h1>jitsparse benchmark</h1>\n" + facts(items);
 }
 
 std::string method_cell(const BenchMatrix& m, const std::string& method) {
@@ -175,6 +204,45 @@ std::string bench_table(const BenchPrecision& g) {
     out += "<tr>" + td(or_na(m.matrix)) + td(or_na(m.entry));
     for (const auto& method : g.methods) out += method_cell(m, method);
     out += speedup_cell(m) + "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+// ---- `bench --graph`: a second table per precision, the time per call inside a CUDA graph
+
+bool has_graph_times(const BenchPrecision& g) {
+  for (const auto& m : g.matrices)
+    for (const auto& [method, rows] : m.cells)
+      for (const json* r : rows)
+        if (!raw_text(*r, "graph_status").empty()) return true;
+  return false;
+}
+
+// Graph time per call in bold, the single-launch median below it; a row without one says why.
+std::string graph_measurement(const json& r) {
+  const std::string status = raw_text(r, "graph_status");
+  if (status.empty()) return kNa;
+  if (status != "ok") return "<span class=\"sub\">" + html_escape(truncated(status, 60)) + "</span>";
+  return "<b>" + fmt_time(number(r, "graph_us")) + "</b> &micro;s<br><span class=\"sub\">single launches " +
+         fmt_time(number(r, "median_us")) + " &micro;s</span>";
+}
+
+std::string graph_table(const BenchPrecision& g) {
+  std::vector<std::string> headers{"matrix", "entry"};
+  for (const auto& m : g.methods) headers.push_back(html_escape(m));
+  std::string out = "<h3>" + or_na(g.precision) +
+                    ": time per call in a CUDA graph (launch cost separated from the kernel)</h3>\n<table>\n" +
+                    header_row(headers);
+  for (const BenchMatrix& m : g.matrices) {
+    out += "<tr>" + td(or_na(m.matrix)) + td(or_na(m.entry));
+    for (const auto& method : g.methods) {
+      auto it = m.cells.find(method);
+      std::string cell;
+      if (it != m.cells.end())
+        for (const json* r : it->second) cell += (cell.empty() ? "" : "<br>") + graph_measurement(*r);
+      out += td(cell.empty() ? kNa : cell);
+    }
+    out += "</tr>\n";
   }
   return out + "</table>\n";
 }
@@ -213,7 +281,10 @@ std::string bench_report_html(const json& bench) {
   const auto groups = group_bench(bench);
   std::string out = page_open("jitsparse benchmark") + bench_header(bench) + bench_chart(groups);
   if (groups.empty()) out += "<p class=\"na\">no benchmark rows</p>\n";
-  for (const auto& g : groups) out += bench_table(g);
+  for (const auto& g : groups) {
+    out += bench_table(g);
+    if (has_graph_times(g)) out += graph_table(g);
+  }
   out +=
       "<p class=\"sub\">Cells: effective GB/s, median time, and the fraction of the measured stream "
       "bandwidth. &#9733; marks the fastest cuSPARSE method per matrix.</p>\n";

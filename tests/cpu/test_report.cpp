@@ -233,6 +233,61 @@ TEST_CASE("report: bench page of a full document") {
   CHECK(contains(html, "block3.f64/sell32-soa-aos/static-256x8"));
 }
 
+// `bench --graph`: graph times per row, the empty kernel's floor, and rows without a graph time.
+json graph_bench() {
+  json b = full_bench();
+  b["timing"] = {{"l2", "warm"}, {"samples", 9},
+                 {"graph", {{"calls_per_graph", 100}, {"below_bytes", 52428800}}}};
+  b["empty_kernel"] = {{"status", "ok"}, {"calls_per_graph", 100}, {"single_us", 2.31}, {"single_q1_us", 2.25},
+                       {"single_q3_us", 2.4}, {"graph_status", "ok"}, {"graph_us", 0.87}, {"graph_q1_us", 0.85},
+                       {"graph_q3_us", 0.9}};
+  auto& rows = b["rows"];
+  rows[0]["graph_status"] = "ok";
+  rows[0]["graph_us"] = 61.4;
+  rows[1]["graph_status"] = "ok";
+  rows[1]["graph_us"] = 117.5;
+  rows[2]["graph_status"] = "unavailable: not capturable in a CUDA graph: <b>&";
+  rows[2]["graph_us"] = nullptr;
+  rows[3]["graph_status"] = "skipped: compulsory bytes not below the L2 size";
+  rows[3]["graph_us"] = nullptr;
+  // rows[4] has no graph fields (an older file or a row the bench did not reach)
+  return b;
+}
+
+TEST_CASE("report: bench page with CUDA graph times (bench --graph)") {
+  const std::string html = bench_report_html(graph_bench());
+  check_self_contained(html);
+  // the floor and how graph times were taken, in the header
+  CHECK(contains(html, "launch floor"));
+  CHECK(contains(html, "single launches 2.31 &micro;s"));
+  CHECK(contains(html, "in a CUDA graph 0.87 &micro;s per launch"));
+  CHECK(contains(html, "100 back-to-back calls captured in one CUDA graph"));
+  CHECK(contains(html, "52.4 MB"));
+  // one graph table per precision, with a time or the reason per cell
+  CHECK(count(html, "time per call in a CUDA graph") == 2);
+  CHECK(contains(html, "<b>61.4</b> &micro;s<br><span class=\"sub\">single launches 80.0 &micro;s"));
+  CHECK(contains(html, "<b>117.5</b> &micro;s"));
+  CHECK(contains(html, "unavailable: not capturable in a CUDA graph: &lt;b&gt;&amp;"));
+  CHECK_FALSE(contains(html, "graph: <b>&"));
+  CHECK(contains(html, "skipped: compulsory bytes not below the L2 size"));
+  // the ordinary tables and the best-cuSPARSE marks are as without --graph
+  CHECK(count(html, "best cuSPARSE</span>") == 2);
+  CHECK(contains(html, "<td class=\"best\"><b>2129</b> GB/s"));
+
+  // without --graph nothing of it appears
+  const std::string plain = bench_report_html(full_bench());
+  CHECK_FALSE(contains(plain, "CUDA graph"));
+  CHECK_FALSE(contains(plain, "launch floor"));
+  // a failed floor measurement is shown, escaped
+  json failed = graph_bench();
+  failed["empty_kernel"] = {{"status", "error: <no GPU>"}};
+  const std::string f = bench_report_html(failed);
+  CHECK(contains(f, "error: &lt;no GPU&gt;"));
+  json no_graph_floor = graph_bench();
+  no_graph_floor["empty_kernel"]["graph_status"] = "unavailable: <x>";
+  CHECK(contains(bench_report_html(no_graph_floor), "in a CUDA graph: unavailable: &lt;x&gt;"));
+}
+
 TEST_CASE("report: bench page survives nulls, empty arrays and strings to escape") {
   std::string html;
   REQUIRE_NOTHROW(html = bench_report_html(hostile_bench()));
