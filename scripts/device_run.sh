@@ -2,6 +2,7 @@
 # The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
 # jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
 # Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, sanitize, tune, bench, bench-cold, bench-hola,
+#   bench-graph (bench --graph on the small set), rcm (bench --reorder rcm on a shuffled mesh),
 #   bench-hisparse, bench-hisparse-t (the fastest tuned hisparse variant, op n / op t),
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, quick (tune --quick on the shared matrices); cache=DIR switches the
@@ -26,6 +27,10 @@ for step in "$@"; do
     bench) run bench "$bin/jitsparse" bench --no-tune -q -o "$out/bench" ;;
     bench-cold) run bench_cold "$bin/jitsparse" bench --no-tune -q --l2 cold -o "$out/bench_cold" ;;
     bench-hola) run bench_hola "$bin/jitsparse" bench --no-tune -q --layout hola -o "$out/bench_hola" ;;
+    bench-graph) run bench_graph "$bin/jitsparse" bench --no-tune -q --graph --builtin small -o "$out/bench_graph" ;;
+    rcm)  # a randomly renumbered irregular mesh, as it is and renumbered by RCM (f64)
+      "$bin/jitsparse" generate --builtin train_dirac_icoflip_random_52mb -o /tmp/rcm_dirac.mtx >/dev/null
+      run bench_rcm "$bin/jitsparse" bench -q -p f64 --reorder rcm /tmp/rcm_dirac.mtx@quaternion -o "$out/bench_rcm" ;;
     bench-hisparse) run bench_hisparse "$bin/jitsparse" bench --no-tune -q --layout hisparse -o "$out/bench_hisparse" ;;
     bench-hisparse-t) run bench_hisparse_t "$bin/jitsparse" bench --no-tune -q --op t --layout hisparse -o "$out/bench_hisparse_t" ;;
     tune-t) run tune_t "$bin/jitsparse" tune -q --op t -o "$out/tune_t" ;;

@@ -81,12 +81,14 @@ std::vector<TransposeKind> transpose_kinds(const TuneOptions& o, const Layout& l
   return {TransposeKind::atomic, TransposeKind::copy};
 }
 
-// Groups of g threads per strip, n_b as many blocks of n_t as an SM holds, big strips from `big` slots.
-Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big) {
+// Groups of g threads per strip, n_b blocks of n_t for `resident` threads per SM (which sets the registers
+// __launch_bounds__ leaves each thread: 2048 threads force 32, and a compound f64 entry then spills), big
+// strips from `big` slots.
+Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big, int resident) {
   Schedule s;
   s.kind = ScheduleKind::hisparse;
   s.threads = threads;
-  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / threads));
+  s.blocks_per_sm = std::max(1, std::min({l.max_blocks_per_sm, resident / threads, l.max_threads_per_sm / threads}));
   s.threads_per_row = g;
   s.big_strip = big;
   return s;
@@ -123,7 +125,7 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
     Variant v;
     v.layout = l;
     if (l.outer == OuterLayout::hisparse) {
-      v.schedule = hisparse_schedule(limits, 128, 16, 4096);
+      v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
       add(v);
     } else if (l.outer == OuterLayout::hola) {
       for (int ept : o.entries_per_thread) {
@@ -146,11 +148,12 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
   if (seed.layout.outer == OuterLayout::hisparse) {
     // The node/queue setup: threads per group, block size and where a strip counts as big.
     for (int t : {64, 128, 256})
-      for (int g : {4, 8, 16, 32})
-        for (int big : {0, 1024, 16384}) {
-          v.schedule = hisparse_schedule(limits, t, g, big);
-          if (runnable(v, entry)) out.push_back(v);
-        }
+      for (int resident : {512, 1024, 2048})
+        for (int g : {4, 8, 16, 32})
+          for (int big : {0, 1024, 16384}) {
+            v.schedule = hisparse_schedule(limits, t, g, big, resident);
+            if (runnable(v, entry)) out.push_back(v);
+          }
     return out;
   }
   if (seed.layout.outer == OuterLayout::hola) {

@@ -180,8 +180,8 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   // hisparse: threads per group, block size and big-strip threshold; shared memory bounds d x groups
   const auto hi = grid_variants(EntryRegistry::instance().get("dual_quaternion"),
                                 Variant::parse("dual_quaternion.f64/hisparse64c2-aos-aos/hisparse-128x16-g16-big4096"), h100);
-  CHECK(hi.size() > 10);
-  CHECK(hi.size() < 36);  // 256 threads in groups of 4: 64 x 64 x 8 x 8 bytes is over 48 KB
+  CHECK(hi.size() > 30);
+  CHECK(hi.size() < 108);  // 256 threads in groups of 4: 64 x 64 x 8 x 8 bytes is over 48 KB
   for (const auto& v : hi) {
     CHECK(v.schedule.kind == ScheduleKind::hisparse);
     CHECK(v.schedule.threads * v.schedule.blocks_per_sm <= 2048);
