@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "core/hisparse_pack.hpp"
 #include "core/reference.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -107,7 +106,7 @@ SpmvParams<T> DeviceMatrix::params() const {
 }
 
 template <class T>
-void DeviceMatrix::set_hisparse_params(SpmvParams<T>& p, Op op, int64_t big_entries) const {
+void DeviceMatrix::set_hisparse_params(SpmvParams<T>& p, Op op, int32_t big_strips) const {
   const int k = op == Op::n ? 0 : 1;
   const PackedMatrix::HiStrips& s = packed_.hi[k];
   p.hs_pool = pool_.as<const unsigned char>();
@@ -116,13 +115,13 @@ void DeviceMatrix::set_hisparse_params(SpmvParams<T>& p, Op op, int64_t big_entr
   p.hs_leaf_ptr = hi_[k].leaf_ptr.as<const unsigned long long>();
   p.hs_leaf_block = hi_[k].leaf_block.as<const int>();
   p.hs_strips = static_cast<int>(s.strip_order.size());
-  p.hs_big_strips = hisparse_big_strips(s, big_entries);
+  p.hs_big_strips = big_strips;
   p.hs_x_len = op == Op::n ? packed_.cols : packed_.rows;
   p.hs_y_len = op == Op::n ? packed_.rows : packed_.cols;
 }
 
-template void DeviceMatrix::set_hisparse_params<float>(SpmvParams<float>&, Op, int64_t) const;
-template void DeviceMatrix::set_hisparse_params<double>(SpmvParams<double>&, Op, int64_t) const;
+template void DeviceMatrix::set_hisparse_params<float>(SpmvParams<float>&, Op, int32_t) const;
+template void DeviceMatrix::set_hisparse_params<double>(SpmvParams<double>&, Op, int32_t) const;
 template SpmvParams<float> DeviceMatrix::params<float>() const;
 template SpmvParams<double> DeviceMatrix::params<double>() const;
 

@@ -43,10 +43,10 @@ class DeviceMatrix {
   // The matrix half of the kernel arguments (x, y, alpha, beta are filled by the caller).
   template <class T>
   SpmvParams<T> params() const;
-  // hisparse: the pool and the strips of op (one matrix serves A x, A^T x and A^H x); strips with at least
-  // big_entries slots are the first hs_big_strips (0: none).
+  // hisparse: the pool and the strips of op (one matrix serves A x, A^T x and A^H x); the first big_strips
+  // of the strip order take a block each (hisparse_big_strips gives the count for a threshold).
   template <class T>
-  void set_hisparse_params(SpmvParams<T>& p, Op op, int64_t big_entries) const;
+  void set_hisparse_params(SpmvParams<T>& p, Op op, int32_t big_strips) const;
 
  private:
   void upload();

@@ -53,6 +53,7 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   block_ = dim3(static_cast<unsigned>(v.schedule.threads));
   const long long rows = a.rows(), cols = a.cols();
   int* block_row = nullptr;
+  int32_t big_strips = 0;  // hisparse
   if (v.layout.outer == OuterLayout::hola) {
     // A fixed share of the entries per block; the first kernel visits every row (and column, if it
     // scales y for the atomic kind).
@@ -66,7 +67,8 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   } else if (v.layout.outer == OuterLayout::hisparse) {
     // A block for each big strip, then n_b x SM count blocks (at most one group per strip) for the rest.
     const PackedMatrix::HiStrips& strips = hisparse_strips(a.packed(), v.op);
-    const long long big = hisparse_big_strips(strips, v.schedule.big_strip);
+    big_strips = hisparse_big_strips(strips, v.schedule.big_strip);
+    const long long big = big_strips;
     const long long small = static_cast<long long>(strips.strip_order.size()) - big;
     const long long groups = v.schedule.threads / v.schedule.threads_per_row;
     const long long small_blocks =
@@ -84,11 +86,11 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   if (v.precision == Precision::f32) {
     pf_ = make_spmv_params<float>(a, x, y, alpha, beta);
     pf_.block_row = block_row;
-    if (hisparse) a.set_hisparse_params(pf_, v.op, v.schedule.big_strip);
+    if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
   } else {
     pd_ = make_spmv_params<double>(a, x, y, alpha, beta);
     pd_.block_row = block_row;
-    if (hisparse) a.set_hisparse_params(pd_, v.op, v.schedule.big_strip);
+    if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
   }
 }
 
