@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <utility>
+#include <vector>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +48,27 @@ MatrixFeatures compute_features(const HostMatrix& a) {
   }
   if (non_empty > 0) f.mean_bandwidth = bandwidth_sum / non_empty;
   if (entries > 0) f.mean_distance_from_diagonal = distance_sum / entries;
+  // Padding of sell32 and of sell32s256 (core/layout.hpp) over windows of 256 rows (the last one cut at
+  // the matrix's end, padded to whole slices as packing does).
+  constexpr int64_t kWindow = 256, kSlice = 32;
+  const int64_t windows = (a.rows + kWindow - 1) / kWindow;
+  const int64_t window_stride = std::max<int64_t>(1, windows / kSampledWindows);
+  int64_t plain = 0, sorted = 0, sampled = 0;
+  std::vector<int32_t> len;
+  for (int64_t w = 0; w < windows; w += window_stride) {
+    const int64_t r0 = w * kWindow, r1 = std::min<int64_t>(a.rows, r0 + kWindow);
+    len.assign(static_cast<size_t>((r1 - r0 + kSlice - 1) / kSlice * kSlice), 0);
+    for (int64_t r = r0; r < r1; ++r) len[r - r0] = a.row_ptr[r + 1] - a.row_ptr[r];
+    for (int64_t r = r0; r < r1; ++r) sampled += len[r - r0];
+    for (size_t s = 0; s < len.size(); s += kSlice)
+      plain += kSlice * *std::max_element(len.begin() + s, len.begin() + s + kSlice);
+    std::sort(len.begin(), len.end(), std::greater<int32_t>());
+    for (size_t s = 0; s < len.size(); s += kSlice) sorted += kSlice * len[s];
+  }
+  if (sampled > 0) {
+    f.sell_padding = static_cast<double>(plain) / sampled;
+    f.sorted_sell_padding = static_cast<double>(sorted) / sampled;
+  }
   return f;
 }
 
@@ -59,7 +83,9 @@ void to_json(nlohmann::json& j, const MatrixFeatures& f) {
                      {"density", f.density},
                      {"mean_bandwidth", f.mean_bandwidth},
                      {"max_bandwidth", f.max_bandwidth},
-                     {"mean_distance_from_diagonal", f.mean_distance_from_diagonal}};
+                     {"mean_distance_from_diagonal", f.mean_distance_from_diagonal},
+                     {"sell_padding", f.sell_padding},
+                     {"sorted_sell_padding", f.sorted_sell_padding}};
 }
 
 void from_json(const nlohmann::json& j, MatrixFeatures& f) {
@@ -80,6 +106,9 @@ void from_json(const nlohmann::json& j, MatrixFeatures& f) {
   get("mean_bandwidth", f.mean_bandwidth);
   get("max_bandwidth", f.max_bandwidth);
   get("mean_distance_from_diagonal", f.mean_distance_from_diagonal);
+  // Added later: a record without them keeps 0 (unknown); present ones must be numbers.
+  for (auto [key, out] : {std::pair{"sell_padding", &f.sell_padding}, std::pair{"sorted_sell_padding", &f.sorted_sell_padding}})
+    if (j.contains(key)) get(key, *out);
 }
 
 }  // namespace jitsparse

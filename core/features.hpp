@@ -18,7 +18,13 @@ struct MatrixFeatures {
   double mean_bandwidth = 0;         // per row: last column - first column (over non-empty rows)
   int64_t max_bandwidth = 0;
   double mean_distance_from_diagonal = 0;  // |col - row| averaged over entries
+  // Stored positions per entry of sell32 and of sell32s256 (rows sorted by length in windows of 256):
+  // the padding those layouts read. Over an even sample of at most kSampledWindows windows of 256 rows.
+  // 0: unknown (records written before these were measured).
+  double sell_padding = 0;
+  double sorted_sell_padding = 0;
 };
+constexpr int64_t kSampledWindows = 256;
 constexpr int64_t kSampledEntries = int64_t{1} << 18;
 
 MatrixFeatures compute_features(const HostMatrix& a);

@@ -17,6 +17,12 @@ namespace jitsparse {
 //             slice (slice_ptr[num_slices] = stored_entries); element k of row r is at position
 //             slice_ptr[r/K] + k*K + r%K (column-major inside the slice); row_len[r] = entries of row r
 //             (0 for padded rows). Positions with k >= row_len[r] are padding: never read by a kernel.
+// outer sell-K-sigma (SELL-C-sigma, Kreutzer et al. 2014; name sell<K>s<sigma>, sigma a multiple of K):
+//             sell-K of the rows taken in a sorted order: inside each window of sigma rows (rows
+//             w*sigma .. w*sigma+sigma-1), longest row first, ties in row order (stable). Stored row i holds
+//             row row_perm[i] of the matrix (row_perm[rows_padded], padded rows: -1), and its result goes to
+//             y[row_perm[i]]. Everything else (slice_ptr, row_len, positions) is that of sell-K of the
+//             sorted rows, so a window of similar lengths pads little where row lengths vary.
 // outer hola: the csr arrays, read by the Hola-style kernel (templates/jitsparse/hola.cuh), which balances
 //             a fixed number of entries per block and per thread and needs no other preprocessing.
 // outer hisparse (d = slice, X = coo): the HiSparse tree of core/hisparse.hpp in one byte pool (`pool`),
@@ -50,26 +56,35 @@ struct Layout {
   OuterLayout outer = OuterLayout::csr;
   int slice = 0;  // sell: 16 or 32; hisparse: d (16..256); 0 otherwise
   int coo = 0;    // hisparse: X of the COOX leaves (1, 2 or 4); 0 otherwise
+  int sigma = 0;  // sell: rows sorted by length inside windows of sigma rows (SELL-C-sigma); 0: unsorted
   InnerLayout inner = InnerLayout::aos;
   VectorLayout vector = VectorLayout::aos;
 
-  // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa", "hisparse64c2-aos-aos".
-  // parse() also takes "sell-32-...".
+  // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa", "sell32s256-aos-aos",
+  // "hisparse64c2-aos-aos". parse() also takes "sell-32-...".
   std::string name() const;
-  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "hola", "hisparse64c2"
+  std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "sell32s256", "hola", "hisparse64c2"
   static Layout parse(const std::string& s);  // throws InvalidArgument
   bool operator==(const Layout& o) const {
-    return outer == o.outer && slice == o.slice && coo == o.coo && inner == o.inner && vector == o.vector;
+    return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner &&
+           vector == o.vector;
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
   bool uses_row_ptr() const { return outer == OuterLayout::csr || outer == OuterLayout::hola; }  // csr arrays
+  bool sorted() const { return outer == OuterLayout::sell && sigma > 0; }  // stored rows go through row_perm
 };
 
-// Every layout: {csr, ell, sell16, sell32, hola} x {aos, soa} x {aos, soa}. Hola layouts run with hola
-// schedules only (generator/variant.hpp); row_layouts() leaves them out. HiSparse layouts are listed
-// apart (hisparse_layouts): 30 of them, each a tree to build, so a search picks a few.
+// Window sizes a sorted sell layout accepts: multiples of its K from K to 2^20 that are powers of two.
+bool valid_sell_sigma(int slice, int sigma);
+
+// Every layout: {csr, ell, sell16, sell32, sell32s256, hola} x {aos, soa} x {aos, soa}. Hola layouts run
+// with hola schedules only (generator/variant.hpp); row_layouts() leaves them out. HiSparse layouts are
+// listed apart (hisparse_layouts): 30 of them, each a tree to build, so a search picks a few. Other
+// windows of the sorted sell (sell16s64, sell32s4096, ...) are valid names but not listed.
 std::vector<Layout> all_layouts();
-std::vector<Layout> row_layouts();  // csr, ell, sell16, sell32: the row-per-thread-group kernel family
+// csr, ell, sell16, sell32, sell32s256: the row-per-thread-group kernel family
+std::vector<Layout> row_layouts();
+constexpr int kDefaultSellSigma = 256;  // the window of the listed sorted sell layout
 // hisparse{16,32,64,128,256}c{1,2,4}-aos-{aos,soa}
 std::vector<Layout> hisparse_layouts();
 
@@ -89,6 +104,7 @@ struct PackedMatrix {
   std::vector<int32_t> row_ptr;    // csr and hola only
   std::vector<int32_t> slice_ptr;  // sell/ell only
   std::vector<int32_t> row_len;    // sell/ell only, rows_padded
+  std::vector<int32_t> row_perm;   // sorted sell only, rows_padded: the matrix row of each stored row
   std::vector<int32_t> col_idx;    // stored_entries
   std::vector<unsigned char> values;  // float or double, laid out by `inner`
 
@@ -110,6 +126,10 @@ struct PackedMatrix {
   int64_t padding_entries() const { return stored_entries - nnz; }
   int64_t nnz = 0;
 };
+
+// The stored order of a sorted sell layout (see above): perm[i] = matrix row of stored row i, for the
+// rows_padded stored rows (-1 for padding). Identity for every other layout (size rows).
+std::vector<int32_t> stored_row_order(const HostMatrix& a, const Layout& layout);
 
 // Bytes a layout would take, without building it (to enforce a memory cap before packing).
 int64_t packed_bytes(const HostMatrix& a, const Layout& layout, Precision precision);

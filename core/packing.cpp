@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/hisparse_pack.hpp"
@@ -43,9 +44,23 @@ void check_matrix_sizes(const HostMatrix& a) {
                           ", values " + std::to_string(a.values.size()) + ")");
 }
 
-Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr) {
-  if (l.outer == OuterLayout::sell && l.slice != 16 && l.slice != 32)
+// Row r of the stored matrix is row order[r] of `a` (sorted sell); order empty: the identity.
+int64_t stored_row_length(const HostMatrix& a, const std::vector<int32_t>& order, int64_t r) {
+  const int64_t src = order.empty() ? r : order[r];
+  return src < 0 || src >= a.rows ? 0 : a.row_ptr[src + 1] - a.row_ptr[src];
+}
+
+void check_sell(const Layout& l) {
+  if (l.outer != OuterLayout::sell) return;
+  if (l.slice != 16 && l.slice != 32)
     throw InvalidArgument("sell slice must be 16 or 32, not " + std::to_string(l.slice));
+  if (l.sigma != 0 && !valid_sell_sigma(l.slice, l.sigma))
+    throw InvalidArgument("sorted sell window sigma " + std::to_string(l.sigma) + " of layout " + l.name() +
+                          " must be a power of two from " + std::to_string(l.slice) + " (the slice) to 1048576");
+}
+
+Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr, const std::vector<int32_t>& order) {
+  check_sell(l);
   Shape s;
   const int64_t rows = a.rows;
   const int64_t K = row_multiple(l);
@@ -64,7 +79,7 @@ Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr) {
     for (int64_t sl = 0; sl < s.num_slices; ++sl) {
       int64_t width = 0;
       const int64_t end = std::min(rows, (sl + 1) * K);
-      for (int64_t r = sl * K; r < end; ++r) width = std::max<int64_t>(width, a.row_ptr[r + 1] - a.row_ptr[r]);
+      for (int64_t r = sl * K; r < end; ++r) width = std::max<int64_t>(width, stored_row_length(a, order, r));
       s.stored += width * K;
       if (want_slice_ptr) s.slice_ptr[sl + 1] = s.stored;
     }
@@ -73,12 +88,34 @@ Shape compute_shape(const HostMatrix& a, const Layout& l, bool want_slice_ptr) {
   return s;
 }
 
+// The rows of `a` in the given stored order (rows past a.rows dropped): what a sorted sell packs.
+HostMatrix rows_in_order(const HostMatrix& a, const std::vector<int32_t>& order) {
+  HostMatrix b;
+  b.entry = a.entry;
+  b.name = a.name;
+  b.rows = a.rows;
+  b.cols = a.cols;
+  b.row_ptr.assign(static_cast<size_t>(a.rows) + 1, 0);
+  const int C = a.components();
+  b.col_idx.resize(a.col_idx.size());
+  b.values.resize(a.values.size());
+  for (int64_t i = 0; i < a.rows; ++i) {
+    const int32_t r = order[i];
+    const int64_t from = a.row_ptr[r], len = a.row_ptr[r + 1] - from, to = b.row_ptr[i];
+    std::copy_n(a.col_idx.begin() + from, len, b.col_idx.begin() + to);
+    std::copy_n(a.values.begin() + from * C, len * C, b.values.begin() + to * C);
+    b.row_ptr[i + 1] = static_cast<int32_t>(to + len);
+  }
+  return b;
+}
+
 int64_t shape_bytes(const Shape& s, const Layout& l, int components, Precision p) {
   int64_t index_words = s.stored;  // col_idx
   if (l.uses_row_ptr())
     index_words += s.rows_padded + 1;  // row_ptr
   else
     index_words += (s.num_slices + 1) + s.rows_padded;  // slice_ptr, row_len
+  if (l.sorted()) index_words += s.rows_padded;         // row_perm
   return index_words * 4 + s.value_stride * components * scalar_bytes(p);
 }
 
@@ -222,8 +259,9 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
       for (int i = 0; i < V; ++i) xv[i] = static_cast<double>(xsoa ? x[i * xs + c] : x[c * V + i]);
       entry.multiply_add(a.data(), xv.data(), acc.data());
     }
+    const int64_t yr = m.row_perm.empty() ? r : m.row_perm[r];  // sorted sell: stored row -> matrix row
     for (int i = 0; i < V; ++i) {
-      T& out = xsoa ? y[i * ys + r] : y[r * V + i];
+      T& out = xsoa ? y[i * ys + yr] : y[yr * V + i];
       // beta == 0: y is write-only (it may hold NaN poison), as in BLAS.
       out = static_cast<T>(beta == 0.0 ? alpha * acc[i] : alpha * acc[i] + beta * static_cast<double>(out));
     }
@@ -232,7 +270,8 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
 
 [[noreturn]] void bad_layout(const std::string& text) {
   throw InvalidArgument("unknown layout '" + text +
-                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, hola or hisparse<d>c<X>; "
+                        "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, sell<K>s<sigma>, hola or "
+                        "hisparse<d>c<X>; "
                         "inner and vector aos or soa; e.g. csr-aos-aos, sell32-soa-aos, hisparse64c2-aos-aos)");
 }
 
@@ -244,8 +283,12 @@ std::string Layout::outer_name() const {
     case OuterLayout::hola: return "hola";
     case OuterLayout::ell: return "ell";
     case OuterLayout::hisparse: return "hisparse" + std::to_string(slice) + "c" + std::to_string(coo);
-    default: return "sell" + std::to_string(slice);
+    default: return "sell" + std::to_string(slice) + (sigma > 0 ? "s" + std::to_string(sigma) : "");
   }
+}
+
+bool valid_sell_sigma(int slice, int sigma) {
+  return sigma >= slice && sigma <= (1 << 20) && (sigma & (sigma - 1)) == 0 && sigma % slice == 0;
 }
 
 std::string Layout::name() const {
@@ -274,9 +317,18 @@ Layout Layout::parse(const std::string& text) {
     l.outer = OuterLayout::hola;
   } else if (parts[0] == "ell") {
     l.outer = OuterLayout::ell;
-  } else if (parts[0] == "sell16" || parts[0] == "sell32") {
+  } else if (parts[0].rfind("sell16", 0) == 0 || parts[0].rfind("sell32", 0) == 0) {
     l.outer = OuterLayout::sell;
-    l.slice = parts[0] == "sell16" ? 16 : 32;
+    l.slice = parts[0][4] == '1' ? 16 : 32;
+    if (parts[0].size() > 6) {  // sell<K>s<sigma>
+      const std::string w = parts[0].substr(7);
+      if (parts[0][6] != 's' || w.empty() || w.size() > 7 || w.find_first_not_of("0123456789") != std::string::npos)
+        fail();
+      l.sigma = std::stoi(w);
+      if (!valid_sell_sigma(l.slice, l.sigma))
+        throw InvalidArgument("layout '" + text + "': the window of a sorted sell must be a power of two from " +
+                              std::to_string(l.slice) + " to 1048576 (e.g. sell32s256-aos-aos)");
+    }
   } else if (parts[0].rfind("hisparse", 0) == 0) {
     l.outer = OuterLayout::hisparse;
     bool known = false;
@@ -307,14 +359,16 @@ Layout Layout::parse(const std::string& text) {
 
 namespace {
 
-std::vector<Layout> layouts_of(const std::vector<std::pair<OuterLayout, int>>& outers) {
+// (outer, slice, sigma) x {aos, soa} x {aos, soa}
+std::vector<Layout> layouts_of(const std::vector<std::tuple<OuterLayout, int, int>>& outers) {
   std::vector<Layout> out;
-  for (const auto& [outer, slice] : outers)
+  for (const auto& [outer, slice, sigma] : outers)
     for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa})
       for (VectorLayout vec : {VectorLayout::aos, VectorLayout::soa}) {
         Layout l;
         l.outer = outer;
         l.slice = slice;
+        l.sigma = sigma;
         l.inner = inner;
         l.vector = vec;
         out.push_back(l);
@@ -325,12 +379,16 @@ std::vector<Layout> layouts_of(const std::vector<std::pair<OuterLayout, int>>& o
 }  // namespace
 
 std::vector<Layout> row_layouts() {
-  return layouts_of({{OuterLayout::csr, 0}, {OuterLayout::ell, 0}, {OuterLayout::sell, 16}, {OuterLayout::sell, 32}});
+  return layouts_of({{OuterLayout::csr, 0, 0},
+                     {OuterLayout::ell, 0, 0},
+                     {OuterLayout::sell, 16, 0},
+                     {OuterLayout::sell, 32, 0},
+                     {OuterLayout::sell, 32, kDefaultSellSigma}});
 }
 
 std::vector<Layout> all_layouts() {
   std::vector<Layout> out = row_layouts();
-  for (const Layout& l : layouts_of({{OuterLayout::hola, 0}})) out.push_back(l);
+  for (const Layout& l : layouts_of({{OuterLayout::hola, 0, 0}})) out.push_back(l);
   return out;
 }
 
@@ -352,7 +410,8 @@ std::vector<Layout> hisparse_layouts() {
 int64_t vector_stride(int64_t n) { return round_up(n, 32); }
 
 int64_t PackedMatrix::bytes() const {
-  const int64_t words = static_cast<int64_t>(row_ptr.size() + slice_ptr.size() + row_len.size() + col_idx.size());
+  const int64_t words =
+      static_cast<int64_t>(row_ptr.size() + slice_ptr.size() + row_len.size() + row_perm.size() + col_idx.size());
   return words * 4 + static_cast<int64_t>(values.size()) + static_cast<int64_t>(pool.size()) + hi[0].bytes() +
          hi[1].bytes();
 }
@@ -360,14 +419,40 @@ int64_t PackedMatrix::bytes() const {
 int64_t packed_bytes(const HostMatrix& a, const Layout& layout, Precision precision) {
   check_matrix_sizes(a);
   if (layout.outer == OuterLayout::hisparse) return hisparse_bytes_estimate(a, layout, precision);
-  return shape_bytes(compute_shape(a, layout, false), layout, a.components(), precision);
+  const std::vector<int32_t> order = layout.sorted() ? stored_row_order(a, layout) : std::vector<int32_t>{};
+  return shape_bytes(compute_shape(a, layout, false, order), layout, a.components(), precision);
+}
+
+std::vector<int32_t> stored_row_order(const HostMatrix& a, const Layout& layout) {
+  check_sell(layout);
+  std::vector<int32_t> order(a.rows);
+  for (int32_t r = 0; r < a.rows; ++r) order[r] = r;
+  if (!layout.sorted()) return order;
+  const int64_t sigma = layout.sigma;
+  for (int64_t w = 0; w < a.rows; w += sigma)
+    std::stable_sort(order.begin() + w, order.begin() + std::min<int64_t>(a.rows, w + sigma),
+                     [&a](int32_t x, int32_t y) {
+                       return a.row_ptr[x + 1] - a.row_ptr[x] > a.row_ptr[y + 1] - a.row_ptr[y];
+                     });
+  order.resize(round_up(a.rows, layout.slice), -1);
+  return order;
 }
 
 PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision) {
   check_matrix_sizes(a);
   if (layout.outer == OuterLayout::hisparse) return pack_hisparse(a, layout, precision);
+  if (layout.sorted()) {  // sell-K of the rows in sorted order, and where each stored row's y goes
+    check_sell(layout);
+    std::vector<int32_t> order = stored_row_order(a, layout);
+    Layout unsorted = layout;
+    unsorted.sigma = 0;
+    PackedMatrix m = pack(rows_in_order(a, order), unsorted, precision);
+    m.layout = layout;
+    m.row_perm = std::move(order);
+    return m;
+  }
   const int C = a.components();
-  const Shape s = compute_shape(a, layout, true);
+  const Shape s = compute_shape(a, layout, true, {});
   // Kernels index positions (row_ptr, slice_ptr, begin + k * stride) and rows with 32-bit ints, so both
   // must fit or a kernel would silently wrap. Value and vector indices are 64-bit in the kernels
   // (pos * C and i * value_stride + pos are long long; templates/jitsparse/layouts.cuh), so no limit there.
@@ -429,6 +514,22 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
 void repack_values(PackedMatrix& m, const HostMatrix& a) {
   check_matrix_sizes(a);
   if (m.layout.outer == OuterLayout::hisparse) return repack_hisparse_values(m, a);
+  if (m.layout.sorted()) {
+    if (a.rows != m.rows || static_cast<int64_t>(m.row_perm.size()) != m.rows_padded)
+      throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" +
+                            std::to_string(a.rows) + " rows, packed " + std::to_string(m.rows) + ")");
+    std::vector<int32_t> order(m.row_perm.begin(), m.row_perm.begin() + m.rows);
+    const Layout sorted = m.layout;
+    m.layout.sigma = 0;  // the packed arrays are sell-K of the rows in `order`
+    try {
+      repack_values(m, rows_in_order(a, order));
+    } catch (...) {
+      m.layout = sorted;
+      throw;
+    }
+    m.layout = sorted;
+    return;
+  }
   auto mismatch = [&](const std::string& what) {
     throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" + what + ")");
   };

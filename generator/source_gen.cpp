@@ -14,7 +14,8 @@ std::string outer_type(const Layout& l) {
   switch (l.outer) {
     case OuterLayout::csr: return "jitsparse::Csr";
     case OuterLayout::ell: return "jitsparse::Ell";
-    case OuterLayout::sell: return "jitsparse::Sell<" + std::to_string(l.slice) + ">";
+    case OuterLayout::sell:
+      return std::string(l.sorted() ? "jitsparse::SellSorted<" : "jitsparse::Sell<") + std::to_string(l.slice) + ">";
     case OuterLayout::hola:
     case OuterLayout::hisparse: break;  // not row-family policies
   }
@@ -86,8 +87,9 @@ std::string kernel_expression(const Variant& v, const EntryType& entry) {
   return std::string(atomic ? "jitsparse::spmv_scatter<" : "jitsparse::spmv<") + entry_type_arg(v, entry) + ", " +
          outer_type(v.layout) + ", " + inner_type(v.layout) + ", " + vector_type(v.layout) + ", " +
          (sc.kind == ScheduleKind::static_ ? "jitsparse::StaticSchedule" : "jitsparse::DynamicSchedule") + ", " +
-         mac_type(v) + ", " + std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " +
-         std::to_string(sc.threads_per_row) + ">";
+         mac_type(v) + ", " + (sc.cached_matrix ? "jitsparse::LoadCached" : "jitsparse::LoadStreaming") + ", " +
+         std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " + std::to_string(sc.threads_per_row) +
+         ">";
 }
 
 std::string prologue_expression(const Variant& v, const EntryType& entry) {

@@ -65,6 +65,7 @@ void DeviceMatrix::upload() {
   row_ptr_ = upload_array(packed_.row_ptr, s, "row pointers");
   slice_ptr_ = upload_array(packed_.slice_ptr, s, "slice pointers");
   row_len_ = upload_array(packed_.row_len, s, "row lengths");
+  row_perm_ = upload_array(packed_.row_perm, s, "row order");
   col_idx_ = upload_array(packed_.col_idx, s, "column indices");
   values_ = upload_array(packed_.values, s, "matrix values");
   pool_ = upload_array(packed_.pool, s, "hisparse pool");
@@ -94,6 +95,7 @@ SpmvParams<T> DeviceMatrix::params() const {
   p.row_ptr = row_ptr_.as<const int>();
   p.slice_ptr = slice_ptr_.as<const int>();
   p.row_len = row_len_.as<const int>();
+  p.row_perm = row_perm_.as<const int>();
   p.col_idx = col_idx_.as<const int>();
   p.values = values_.as<const T>();
   p.value_stride = packed_.value_stride;

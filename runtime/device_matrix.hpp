@@ -55,7 +55,7 @@ class DeviceMatrix {
   std::string entry_;
   bool transposed_copy_ = false;
   PackedMatrix packed_;  // host image: kept for refresh_values
-  DeviceBuffer row_ptr_, slice_ptr_, row_len_, col_idx_, values_, counters_;
+  DeviceBuffer row_ptr_, slice_ptr_, row_len_, row_perm_, col_idx_, values_, counters_;
   DeviceBuffer pool_;  // hisparse
   struct HiStripBuffers {
     DeviceBuffer strip_begin, strip_order, leaf_ptr, leaf_block;

@@ -75,6 +75,26 @@ double estimate(const Profile& p, const std::string& variant) {
   return kUnknownLog;
 }
 
+// Bytes a variant's layout reads per compulsory byte of a matrix: padding multiplies the entry and column
+// bytes (ell: longest row / mean row; sell: the sampled padding of sell32; sorted sell: that of
+// sell32s256; csr, hola, hisparse: none). 0 when the features do not say (older records).
+double traffic_factor(const std::string& variant, const MatrixFeatures& f, int components, int vector_components,
+                      Precision p) {
+  const size_t a = variant.find('/'), dash = variant.find('-', a + 1);
+  if (a == std::string::npos || dash == std::string::npos || f.nnz <= 0 || f.mean_row <= 0) return 0;
+  const std::string outer = variant.substr(a + 1, dash - a - 1);
+  double padding = 1;
+  if (outer == "ell")
+    padding = static_cast<double>(f.max_row) / f.mean_row;
+  else if (outer == "sell16" || outer == "sell32")
+    padding = f.sell_padding;
+  else if (outer.rfind("sell", 0) == 0)
+    padding = f.sorted_sell_padding;
+  if (padding <= 0) return 0;
+  const double s = scalar_bytes(p), entry = components * s + 4, vectors = (f.rows + f.cols) * vector_components * s;
+  return (padding * f.nnz * entry + vectors) / (f.nnz * entry + vectors);
+}
+
 }  // namespace
 
 const std::array<const char*, kModelFeatures>& model_feature_names() {
@@ -150,8 +170,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // Inverse-square weights, softened so an exact twin does not silence the others entirely.
   std::vector<Profile> profiles;
   std::vector<double> weights;
+  std::vector<int> components;  // of each neighbour's entry type (transfer: not the query's)
   double weight_sum = 0;
   for (const auto& [d, r] : near) {
+    components.push_back(EntryRegistry::instance().contains(r->entry)
+                             ? EntryRegistry::instance().get(r->entry).num_components()
+                             : q.components);
     profiles.push_back(profile_of(*r, q.deterministic, out.transferred ? q.entry : ""));
     weights.push_back(1.0 / ((d + 0.2) * (d + 0.2)));
     weight_sum += weights.back();
@@ -159,6 +183,9 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   }
   for (size_t j = 0; j < k; ++j) out.neighbours[j].weight = weights[j] / weight_sum;
 
+  const int vector_components = EntryRegistry::instance().contains(q.entry)
+                                    ? EntryRegistry::instance().get(q.entry).num_vector_components()
+                                    : 1;
   // Candidates: what any neighbour ran near its best.
   std::set<std::string> candidates;
   for (const auto& p : profiles)
@@ -169,8 +196,14 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     c.variant = v;
     double mean = 0;
     std::vector<double> logs(k);
+    // A layout that pads more on the query than on the neighbour reads more bytes there: its time
+    // scales by the ratio (ELL tuned on a regular grid, then run on an irregular mesh).
+    const double here = traffic_factor(v, q.features, q.components, vector_components, q.precision);
     for (size_t j = 0; j < k; ++j) {
       logs[j] = estimate(profiles[j], v);
+      const double there =
+          traffic_factor(v, near[j].second->features, components[j], vector_components, q.precision);
+      if (here > 0 && there > 0) logs[j] += std::log(here / there);
       c.measured_on += profiles[j].log_relative.count(v) > 0;
       mean += out.neighbours[j].weight * logs[j];
     }

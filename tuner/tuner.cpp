@@ -51,6 +51,8 @@ std::string format_seconds(double s) {
   return buf;
 }
 
+constexpr int kCachedTwins = 3;  // variants whose cached-load twin the load-policy stage measures
+
 // The layout, threads-per-row and transpose kind of a variant: the unit whose schedule grid stage 2 sweeps.
 std::string layout_tpr_key(const Variant& v) {
   return v.layout.name() + "/" + std::to_string(v.schedule.threads_per_row) + "/" +
@@ -138,6 +140,57 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
         add(v);
       }
     }
+  }
+  return out;
+}
+
+bool sorted_sell_pays(const HostMatrix& a) {
+  Layout plain = Layout::parse("sell32-aos-aos"), sorted = plain;
+  sorted.sigma = kDefaultSellSigma;
+  return packed_bytes(a, sorted, Precision::f64) < 0.97 * static_cast<double>(packed_bytes(a, plain, Precision::f64));
+}
+
+std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
+                                            int32_t rows, int top) {
+  std::vector<std::pair<double, const Variant*>> ranked;
+  for (const auto& v : stage1)
+    if (const auto* m = measured.find(v.name()); m && m->ok()) ranked.emplace_back(m->median_us, &v);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::set<std::string> pairs;
+  for (const auto& [t, v] : ranked) {
+    if (static_cast<int>(pairs.size()) >= top) break;
+    pairs.insert(layout_tpr_key(*v));
+    if (!v->layout.sorted()) continue;
+    // a window of at least all rows sorts the whole matrix: larger ones are the same layout
+    int whole = 1 << 30;
+    for (int sigma : {v->layout.sigma, 64, 1024, 8192})
+      if (sigma >= rows) whole = std::min(whole, sigma);
+    std::vector<Variant> out;
+    for (int sigma : {64, 1024, 8192}) {
+      Variant w = *v;
+      w.layout.sigma = sigma;
+      if (sigma != v->layout.sigma && sigma <= whole && valid_sell_sigma(w.layout.slice, sigma)) out.push_back(w);
+    }
+    return out;
+  }
+  return {};
+}
+
+std::vector<Variant> cached_twins(const MatrixRecord& measured, int n) {
+  std::vector<const MeasurementRecord*> ok;
+  for (const auto& m : measured.measurements)
+    if (m.ok()) ok.push_back(&m);
+  std::sort(ok.begin(), ok.end(), [](auto* l, auto* r) { return l->median_us < r->median_us; });
+  std::vector<Variant> out;
+  int considered = 0;
+  for (const MeasurementRecord* m : ok) {
+    if (considered >= n) break;
+    Variant v = Variant::parse(m->variant);
+    const bool row_family = v.schedule.kind == ScheduleKind::static_ || v.schedule.kind == ScheduleKind::dynamic;
+    if (!row_family || v.schedule.cached_matrix) continue;
+    ++considered;
+    v.schedule.cached_matrix = true;
+    if (!measured.find(v.name())) out.push_back(v);
   }
   return out;
 }
@@ -512,11 +565,15 @@ void Tuner::print_result(const Job& job, bool stopped) const {
             << (stopped ? " (budget reached: best so far)" : "") << "\n";
 }
 
+Tuner::MatrixFacts Tuner::facts_of(const HostMatrix& a) {
+  return MatrixFacts{matrix_hash(a), compute_features(a), sorted_sell_pays(a)};
+}
+
 bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const EntryType& entry = a.entry;
   if (options_.op == Op::h && !entry.has_adjoint)
     throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") has no adjoint: cannot tune A^H x");
-  const MatrixFacts facts{matrix_hash(a), compute_features(a)};
+  const MatrixFacts facts = facts_of(a);
   for (Precision p : options_.precisions) {
     if (!entry.supports(to_string(p))) continue;
     if (!run_job(a, facts, domain, p, nullptr)) return false;
@@ -529,7 +586,7 @@ void Tuner::measure_variants(const HostMatrix& a, const std::string& domain,
   for (const auto& [p, list] : variants)
     if (!a.entry.supports(to_string(p)))
       throw InvalidArgument("entry type '" + a.entry.name + "' has no " + to_string(p) + " kernels");
-  const MatrixFacts facts{matrix_hash(a), compute_features(a)};
+  const MatrixFacts facts = facts_of(a);
   for (const auto& [p, list] : variants) run_job(a, facts, domain, p, &list);
 }
 
@@ -612,7 +669,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     job.one_launch_verdict = false;
   } else {
     for (const auto& v : stage_one_variants(entry, p, options_, limits))
-      (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
+      if (!v.layout.sorted() || facts.sorting_pays)
+        (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
   }
   const bool staged = !atomic.empty() && std::any_of(stage1.begin(), stage1.end(), [](const Variant& v) {
     return v.transpose == TransposeKind::copy;
@@ -646,6 +704,14 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   job.stage = given ? (quick ? "the model's candidates" : "given variants")
                     : staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
   run_variants(job, stage1);
+  if (const auto windows = given ? std::vector<Variant>{}
+                                 : sorted_window_variants(job.record, stage1, a.rows, options_.top_layouts + 1);
+      !windows.empty()) {
+    pack_layouts(job, windows);
+    job.stage = "sorted sell windows";
+    run_variants(job, windows);
+    stage1.insert(stage1.end(), windows.begin(), windows.end());
+  }
   if (staged) {
     const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout);
     pack_layouts(job, chosen);
@@ -656,6 +722,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (!given) {
     job.stage = "schedule grid";
     run_variants(job, stage_two_variants(job, stage1, limits));
+    job.stage = "load policy";
+    run_variants(job, cached_twins(job.record, kCachedTwins));
   }
 
   const bool stopped = out_of_budget();

@@ -74,7 +74,9 @@ class Tuner {
   struct MatrixFacts {
     std::string hash;
     MatrixFeatures features;
+    bool sorting_pays = true;  // sorted sell layouts are searched (sorted_sell_pays)
   };
+  static MatrixFacts facts_of(const HostMatrix& a);
   // One (matrix, precision): the staged search, or only `given` variants when not null.
   bool run_job(const HostMatrix& a, const MatrixFacts& facts, const std::string& domain, Precision p,
                const std::vector<Variant>* given);
@@ -119,6 +121,19 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
 // its fastest entries-per-thread. A layout the copy kind has no measurement of keeps all its variants.
 constexpr int kAtomicPerLayout = 2;
 std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout);
+// Sorting rows by length inside windows (sell32s256) pays only where it cuts padding: on rows of equal
+// length it stores what sell32 stores plus a row order, and scatters y. True when sell32s256 takes at
+// least 3% fewer bytes than sell32 (aos, f64, row order included); the search leaves sorted layouts out
+// otherwise.
+bool sorted_sell_pays(const HostMatrix& a);
+// Other windows of the fastest sorted sell pair of stage one, at its schedule, when that pair ranks
+// among the `top` fastest pairs: sigma 64, 1024 and 8192 (past the first window that holds all rows,
+// larger ones sort the same and are left out).
+std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
+                                            int32_t rows, int top);
+// The load-policy stage: the cached-matrix twins (Schedule::cached_matrix) of the `n` fastest row-family
+// variants measured so far, those not timed yet.
+std::vector<Variant> cached_twins(const MatrixRecord& measured, int n);
 // The schedule grid of seed's layout, threads per row, op and kind: every n_t x n_b x {static, dynamic};
 // for hola every n_t x entries per thread that fits in shared memory.
 std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);

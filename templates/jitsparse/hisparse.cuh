@@ -62,7 +62,7 @@ struct HiSparseGroup {
 
   __device__ __forceinline__ void entry_at(const T* base, long long k, typename E::Matrix& a) const {
     T s[C];
-    load_contiguous<T, C, true>(base + k * C, s);
+    load_contiguous<T, C, LoadStreaming>(base + k * C, s);
     E::set(a, s);
   }
 
@@ -80,7 +80,7 @@ struct HiSparseGroup {
       T s[X * C];
       if (i0 < static_cast<int>(count)) {
         xy.load(coords + 2 * i0);
-        load_contiguous<T, X * C, true>(entries + static_cast<long long>(i0) * C, s);
+        load_contiguous<T, X * C, LoadStreaming>(entries + static_cast<long long>(i0) * C, s);
       }
       if (Trans) {
 #pragma unroll

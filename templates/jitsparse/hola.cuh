@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
       const int k = static_cast<int>(e0 + l);
       const int col = load_matrix(p.col_idx + k);
       typename E::Matrix a;
-      Inner::template load<E>(p, k, a);
+      Inner::template load<E, LoadStreaming>(p, k, a);
       typename E::Vector xv, acc;
       Vec::template load_x<E>(p, col, xv);
       E::zero(acc);
@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(NT, NB) hola_scatter(const __grid_constant__ S
     const int k = static_cast<int>(e0 + l);
     const int col = load_matrix(p.col_idx + k);
     typename E::Matrix a;
-    Inner::template load<E>(p, k, a);
+    Inner::template load<E, LoadStreaming>(p, k, a);
     typename E::Vector xv, acc;
     Vec::template load_x<E>(p, row_of[l], xv);
     E::zero(acc);

@@ -1,6 +1,7 @@
 // Storage layouts (the exact contract is the comment in core/layout.hpp).
-// Outer layouts give, for a row, the position of its first element and the stride between elements:
-// element k of row r sits at begin + k * stride, for k < len.
+// Outer layouts give, for a stored row, the position of its first element and the stride between
+// elements (element k of row r sits at begin + k * stride, for k < len), and the matrix row it holds
+// (matrix_row: the y element of A x, the x element of A^T x by atomics).
 #pragma once
 #include "jitsparse/load.cuh"
 #include "jitsparse/params.cuh"
@@ -8,52 +9,66 @@
 namespace jitsparse {
 
 struct Csr {
-  template <class T>
+  template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
-    begin = load_matrix(p.row_ptr + r);
-    len = load_matrix(p.row_ptr + r + 1) - begin;
+    begin = L::load(p.row_ptr + r);
+    len = L::load(p.row_ptr + r + 1) - begin;
     stride = 1;
   }
+  template <class T>
+  __device__ __forceinline__ static int matrix_row(const SpmvParams<T>&, int r) { return r; }
 };
 
 // Sliced ELLPACK with K rows per slice, column-major inside the slice.
 template <int K>
 struct Sell {
-  template <class T>
+  template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
-    begin = load_matrix(p.slice_ptr + r / K) + r % K;
-    len = load_matrix(p.row_len + r);
+    begin = L::load(p.slice_ptr + r / K) + r % K;
+    len = L::load(p.row_len + r);
     stride = K;
   }
+  template <class T>
+  __device__ __forceinline__ static int matrix_row(const SpmvParams<T>&, int r) { return r; }
+};
+
+// SELL-C-sigma: Sliced ELLPACK of the rows sorted by length inside windows; row_perm says which row of
+// the matrix a stored row is.
+template <int K>
+struct SellSorted : Sell<K> {
+  template <class T>
+  __device__ __forceinline__ static int matrix_row(const SpmvParams<T>& p, int r) { return load_matrix(p.row_perm + r); }
 };
 
 // ELLPACK-R: one slice of rows_padded rows.
 struct Ell {
-  template <class T>
+  template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
     begin = r;
-    len = load_matrix(p.row_len + r);
+    len = L::load(p.row_len + r);
     stride = p.ell_stride;
   }
+  template <class T>
+  __device__ __forceinline__ static int matrix_row(const SpmvParams<T>&, int r) { return r; }
 };
 
 // Entry components next to each other: one wide load per entry.
 struct InnerAos {
-  template <class E, class T>
+  template <class E, class L, class T>
   __device__ __forceinline__ static void load(const SpmvParams<T>& p, int pos, typename E::Matrix& a) {
     T s[E::C];
-    load_contiguous<T, E::C, true>(p.values + static_cast<long long>(pos) * E::C, s);
+    load_contiguous<T, E::C, L>(p.values + static_cast<long long>(pos) * E::C, s);
     E::set(a, s);
   }
 };
 
 // One array per component: neighbouring threads read neighbouring scalars.
 struct InnerSoa {
-  template <class E, class T>
+  template <class E, class L, class T>
   __device__ __forceinline__ static void load(const SpmvParams<T>& p, int pos, typename E::Matrix& a) {
     T s[E::C];
 #pragma unroll
-    for (int i = 0; i < E::C; ++i) s[i] = load_matrix(p.values + i * p.value_stride + pos);
+    for (int i = 0; i < E::C; ++i) s[i] = L::load(p.values + i * p.value_stride + pos);
     E::set(a, s);
   }
 };
@@ -97,7 +112,7 @@ struct VecAos : VecStores<VecAos> {
   template <class E, class T>
   __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
     T s[E::V];
-    load_contiguous<T, E::V>(p.x + static_cast<long long>(col) * E::V, s);
+    load_contiguous<T, E::V, LoadVector>(p.x + static_cast<long long>(col) * E::V, s);
     E::set(v, s);
   }
   template <class E, class T>

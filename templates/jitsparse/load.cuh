@@ -48,14 +48,30 @@ __device__ __forceinline__ V load_matrix(const V* p) {
 #endif
 }
 
-// Load of N scalars at p: the read-only path for vectors (Matrix = false), load_matrix for matrix data.
-template <class T, int N, bool Matrix = false>
+// Load policies of matrix data, a template argument of the row kernels (the tuner measures both):
+// evict-first for a matrix streamed once per product, the read-only path for one that stays in L2.
+struct LoadStreaming {
+  template <class V>
+  __device__ __forceinline__ static V load(const V* p) { return load_matrix(p); }
+};
+struct LoadCached {
+  template <class V>
+  __device__ __forceinline__ static V load(const V* p) { return __ldg(p); }
+};
+// The read-only path, for vectors.
+struct LoadVector {
+  template <class V>
+  __device__ __forceinline__ static V load(const V* p) { return __ldg(p); }
+};
+
+// Load of N scalars at p through policy L (LoadVector for x, a matrix policy for matrix data).
+template <class T, int N, class L>
 __device__ __forceinline__ void load_contiguous(const T* __restrict__ p, T (&out)[N]) {
   constexpr int W = LoadWidth<T, N>::value;
   using V = typename VectorOf<T, W>::type;
   const V* vp = reinterpret_cast<const V*>(p);
 #pragma unroll
-  for (int i = 0; i < N / W; ++i) unpack_vector<N>(Matrix ? load_matrix(vp + i) : __ldg(vp + i), out, i * W);
+  for (int i = 0; i < N / W; ++i) unpack_vector<N>(L::load(vp + i), out, i * W);
 }
 
 }  // namespace jitsparse

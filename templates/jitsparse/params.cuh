@@ -35,6 +35,7 @@ struct SpmvParams {
   int hs_big_strips;  // the first hs_big_strips of hs_strip_order take a block each
   int hs_x_len;       // elements of x (bounds the cells of dense leaves)
   int hs_y_len;       // elements of y
+  const int* row_perm;  // sorted sell: the matrix row of each stored row (its y element; x for op t/h)
 };
 
 }  // namespace jitsparse

@@ -5,6 +5,7 @@
 //                 copy (Mac picks the entry product).
 //   spmv_scatter: A^T x / A^H x on the matrix itself: each stored entry a_ij adds op(a_ij) x_i into y_j by
 //                 atomics, after scale_y has set y = beta * y.
+// L is the load policy of the matrix arrays (load.cuh: LoadStreaming or LoadCached).
 #pragma once
 #include "jitsparse/layouts.cuh"
 #include "jitsparse/params.cuh"
@@ -23,7 +24,7 @@ struct RowGroups {
   __device__ __forceinline__ static int chunks(int rows) { return (rows + kRowsPerChunk - 1) / kRowsPerChunk; }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR>
 struct SpmvKernel : RowGroups<NT, TPR> {
   using G = RowGroups<NT, TPR>;
 
@@ -35,13 +36,13 @@ struct SpmvKernel : RowGroups<NT, TPR> {
       E::zero(acc);
       if (row < p.rows) {
         int begin, len, stride;
-        Outer::row(p, row, begin, len, stride);
+        Outer::template row<L>(p, row, begin, len, stride);
 #pragma unroll 2
         for (int k = lane; k < len; k += TPR) {
           const int pos = begin + k * stride;
-          const int col = load_matrix(p.col_idx + pos);
+          const int col = L::load(p.col_idx + pos);
           typename E::Matrix a;
-          Inner::template load<E>(p, pos, a);
+          Inner::template load<E, L>(p, pos, a);
           typename E::Vector xv;
           Vec::template load_x<E>(p, col, xv);
           Mac::template mac<E>(acc, a, xv);
@@ -56,12 +57,12 @@ struct SpmvKernel : RowGroups<NT, TPR> {
           for (int offset = TPR / 2; offset > 0; offset /= 2)
             out[i] += __shfl_down_sync(0xffffffffu, out[i], offset, TPR);
       }
-      if (lane == 0 && row < p.rows) Vec::template store_y<E>(p, row, out);
+      if (lane == 0 && row < p.rows) Vec::template store_y<E>(p, Outer::matrix_row(p, row), out);
     });
   }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR>
 struct SpmvScatterKernel : RowGroups<NT, TPR> {
   using G = RowGroups<NT, TPR>;
 
@@ -71,16 +72,16 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
       const int row = chunk * G::kRowsPerChunk + group;
       if (row >= p.rows) return;
       int begin, len, stride;
-      Outer::row(p, row, begin, len, stride);
+      Outer::template row<L>(p, row, begin, len, stride);
       if (len <= lane) return;
-      typename E::Vector xv;  // x is indexed by the stored row: one load per row
-      Vec::template load_x<E>(p, row, xv);
+      typename E::Vector xv;  // x is indexed by the matrix row: one load per row
+      Vec::template load_x<E>(p, Outer::matrix_row(p, row), xv);
 #pragma unroll 2
       for (int k = lane; k < len; k += TPR) {
         const int pos = begin + k * stride;
-        const int col = load_matrix(p.col_idx + pos);
+        const int col = L::load(p.col_idx + pos);
         typename E::Matrix a;
-        Inner::template load<E>(p, pos, a);
+        Inner::template load<E, L>(p, pos, a);
         typename E::Vector acc;
         E::zero(acc);
         Mac::template mac<E>(acc, a, xv);
@@ -92,14 +93,14 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
   }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int NB, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR>
 __global__ void __launch_bounds__(NT, NB) spmv(const __grid_constant__ SpmvParams<T> p) {
-  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, NT, TPR>()(p);
+  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR>()(p);
 }
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, int NT, int NB, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR>
 __global__ void __launch_bounds__(NT, NB) spmv_scatter(const __grid_constant__ SpmvParams<T> p) {
-  SpmvScatterKernel<T, E, Outer, Inner, Vec, Sched, Mac, NT, TPR>()(p);
+  SpmvScatterKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR>()(p);
 }
 
 // y = beta * y over the p.cols elements of y, before spmv_scatter adds into it (256 threads per block).

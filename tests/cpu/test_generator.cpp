@@ -103,7 +103,7 @@ TEST_CASE("generator: every structural variant compiles for sm_90, and a second 
   // Row layouts in both schedule kinds, hola layouts with one hola schedule.
   const auto variants =
       structural_variants({"real", "complex", "quaternion", "block3", "block2", "dual_quaternion"});
-  REQUIRE(variants.size() == 6 * 2 * (16 * 2 + 4));
+  REQUIRE(variants.size() == 6 * 2 * (20 * 2 + 4));
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-structural-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
@@ -135,7 +135,7 @@ TEST_CASE("generator: every transposed-product kernel compiles (atomic scatter, 
   for (Op op : {Op::t, Op::h})
     for (const auto& v : structural_variants({"real", "complex", "dual_quaternion"}, Schedule{}, op))
       variants.push_back(v);
-  REQUIRE(variants.size() == 2 * 3 * 2 * (16 * 2 + 4) * 2);
+  REQUIRE(variants.size() == 2 * 3 * 2 * (20 * 2 + 4) * 2);
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-transpose-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
@@ -331,4 +331,27 @@ TEST_CASE("generator: variants round-trip through JSON") {
   CHECK(j.get<Variant>() == v);
   CHECK(nlohmann::json("real.f64/csr-aos-aos/static-256x8").get<Variant>().layout.name() == "csr-aos-aos");
   CHECK_THROWS_AS(nlohmann::json({{"threads", 3}}).get<Variant>(), InvalidArgument);
+}
+
+TEST_CASE("generator: both load policies and the sorted sell compile, op n and op t by atomics") {
+  std::vector<Variant> variants;
+  for (const char* name : {"real.f64/sell32s256-aos-aos/static-256x8-cached", "real.f32/csr-soa-soa/dynamic-128x4-tpr4-cached",
+                           "complex.f64/sell16s64-soa-aos/dynamic-256x4-tpr2", "quaternion.f32/ell-aos-aos/static-256x8-cached",
+                           "block3.f64/sell32s1024-aos-soa/static-128x8-tpr4-cached/t-atomic",
+                           "complex.f32/sell32s256-aos-aos/static-256x8/h-copy"})
+    variants.push_back(Variant::parse(name));
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-policy-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  KernelBuilder builder("sm_90", dir);
+  for (const auto& o : builder.build_all(variants)) {
+    INFO(o.variant.name() << ": " << o.error);
+    CHECK(o.ok);
+  }
+  // the policy and the sorted outer layout are in the instantiation
+  const std::string cached = kernel_expression(variants[0], EntryRegistry::instance().get("real"));
+  CHECK(cached.find("jitsparse::SellSorted<32>") != std::string::npos);
+  CHECK(cached.find("jitsparse::LoadCached") != std::string::npos);
+  const std::string streaming = kernel_expression(variants[2], EntryRegistry::instance().get("complex"));
+  CHECK(streaming.find("jitsparse::LoadStreaming") != std::string::npos);
+  std::filesystem::remove_all(dir);
 }

@@ -349,3 +349,68 @@ TEST_CASE("model: its coordinates rank similar matrices nearer and saturate agai
   empty.entry = real;
   for (double v : coords(empty, 0)) CHECK(std::isfinite(v));
 }
+
+TEST_CASE("model: a layout's padding on the query scales what its neighbours measured (ELL from grids)") {
+  // Only regular grids were tuned, where ELL wins; the query's rows vary (lengths 1..13, one long row), so
+  // ELL would read about max/mean times the entries there: it must not be the first choice.
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("jitsparse-model-padding-" + std::to_string(::getpid()));
+  {
+    TuningDatabase db(test_gpu(), dir);
+    for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of("regular", i), "regular", families()[0].relative));
+    RandomMatrixOptions o;
+    o.rows = o.cols = 6000;
+    o.mean_row = 7;
+    o.band = 40;
+    o.long_row = 60;
+    const HostMatrix irregular = random_matrix(EntryRegistry::instance().get("real"), o);
+    const MatrixFeatures f = compute_features(irregular);
+    REQUIRE(f.max_row >= 60);
+    const SelectionModel model(db, test_gpu().l2_bytes);
+    const Prediction p =
+        model.predict({f, static_cast<double>(compulsory_bytes(irregular, Precision::f64)), "real", Precision::f64, Op::n, false});
+    REQUIRE(!p.ranked.empty());
+    CHECK(p.ranked.front().variant != kEll);
+    const auto ell = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
+    REQUIRE(ell != p.ranked.end());
+    CHECK(ell->expected_relative > 2.0);  // about max/mean of the entry bytes, plus the vectors
+    // On a grid like the neighbours, nothing changes: ELL stays first.
+    const HostMatrix grid = banded(7000, 7, "grid");
+    const Prediction g = model.predict(
+        {compute_features(grid), static_cast<double>(compulsory_bytes(grid, Precision::f64)), "real", Precision::f64, Op::n, false});
+    REQUIRE(!g.ranked.empty());
+    CHECK(g.ranked.front().variant == kEll);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: features measure the padding of sell32 and of the sorted sell32s256") {
+  // 64 rows: lengths alternate 1 and 9 inside each slice of 32, so sell32 stores 9 per row; sorted in a
+  // window of 256 (here all 64 rows), one slice holds the 9s and one the 1s: (9 + 1) / 2 = 5 per row.
+  std::vector<int> lengths;
+  for (int r = 0; r < 64; ++r) lengths.push_back(r % 2 ? 9 : 1);
+  HostMatrix m;
+  m.entry = EntryRegistry::instance().get("real");
+  m.rows = m.cols = 64;
+  for (int r = 0; r < 64; ++r) {
+    for (int k = 0; k < lengths[r]; ++k) {
+      m.col_idx.push_back(k);
+      m.values.push_back(1);
+    }
+    m.row_ptr.push_back(static_cast<int32_t>(m.col_idx.size()));
+  }
+  const MatrixFeatures f = compute_features(m);
+  CHECK(f.sell_padding == doctest::Approx(64 * 9.0 / 320));
+  CHECK(f.sorted_sell_padding == doctest::Approx(32 * 10.0 / 320));
+  // and they round-trip through the database's JSON; records written before them read as unknown (0)
+  nlohmann::json j = f;
+  MatrixFeatures back = j.get<MatrixFeatures>();
+  CHECK(back.sell_padding == f.sell_padding);
+  j.erase("sell_padding");
+  j.erase("sorted_sell_padding");
+  back = j.get<MatrixFeatures>();
+  CHECK(back.sell_padding == 0);
+  CHECK(back.sorted_sell_padding == 0);
+  j["sell_padding"] = "x";
+  CHECK_THROWS_AS(j.get<MatrixFeatures>(), ParseError);
+}

@@ -129,6 +129,39 @@ void check_contract(const HostMatrix& a, const PackedMatrix& m) {
     CHECK(m.value_stride == m.stored_entries);
   }
   std::vector<char> seen(m.stored_entries, 0);
+  // stored[r]: the stored row holding matrix row r (sorted sell: restated from core/layout.hpp; else r)
+  std::vector<int64_t> stored(a.rows);
+  for (int32_t r = 0; r < a.rows; ++r) stored[r] = r;
+  auto length = [&a](int64_t r) { return r < 0 || r >= a.rows ? 0 : a.row_ptr[r + 1] - a.row_ptr[r]; };
+  auto matrix_row = [&m](int64_t i) -> int64_t { return m.layout.sorted() ? m.row_perm[i] : i; };
+  if (m.layout.sorted()) {
+    REQUIRE(static_cast<int64_t>(m.row_perm.size()) == m.rows_padded);
+    std::vector<char> hit(a.rows, 0);
+    int64_t bad_perm = 0, bad_order = 0;
+    for (int64_t i = 0; i < m.rows_padded; ++i) {
+      const int64_t r = m.row_perm[i];
+      if (i >= a.rows) {
+        bad_perm += r != -1;
+        continue;
+      }
+      // a permutation that keeps each row inside its window of sigma rows
+      if (r < 0 || r >= a.rows || hit[r] || r / m.layout.sigma != i / m.layout.sigma) {
+        ++bad_perm;
+        continue;
+      }
+      hit[r] = 1;
+      stored[r] = i;
+      // longest first inside the window, ties in row order
+      if (i % m.layout.sigma != 0) {
+        const int64_t q = m.row_perm[i - 1];
+        bad_order += length(q) < length(r) || (length(q) == length(r) && q > r);
+      }
+    }
+    CHECK(bad_perm == 0);
+    CHECK(bad_order == 0);
+  } else {
+    CHECK(m.row_perm.empty());
+  }
   if (m.layout.uses_row_ptr()) {
     CHECK(m.rows_padded == a.rows);
     CHECK(m.num_slices == 0);
@@ -154,21 +187,20 @@ void check_contract(const HostMatrix& a, const PackedMatrix& m) {
       CHECK(m.num_slices == m.rows_padded / K);
       for (int32_t s = 0; s < m.num_slices; ++s) {
         int64_t width = 0;
-        for (int32_t r = s * K; r < std::min(a.rows, (s + 1) * K); ++r)
-          width = std::max<int64_t>(width, a.row_ptr[r + 1] - a.row_ptr[r]);
+        for (int32_t r = s * K; r < std::min(a.rows, (s + 1) * K); ++r) width = std::max<int64_t>(width, length(matrix_row(r)));
         CHECK(m.slice_ptr[s + 1] - m.slice_ptr[s] == width * K);
       }
     }
     int64_t bad_len = 0;
     for (int32_t r = 0; r < m.rows_padded; ++r)
-      bad_len += m.row_len[r] != (r < a.rows ? a.row_ptr[r + 1] - a.row_ptr[r] : 0);
+      bad_len += m.row_len[r] != (r < a.rows ? length(matrix_row(r)) : 0);
     CHECK(bad_len == 0);
   }
   // Counted, not CHECKed one by one: millions of doctest assertions would dominate the run time.
   int64_t bad_col = 0, bad_value = 0, out_of_range = 0;
   for (int32_t r = 0; r < a.rows; ++r)
     for (int32_t k = 0; k < a.row_ptr[r + 1] - a.row_ptr[r]; ++k) {
-      const int64_t pos = contract_position(m, r, k);
+      const int64_t pos = contract_position(m, stored[r], k);
       if (pos < 0 || pos >= m.stored_entries) {
         ++out_of_range;
         continue;
@@ -240,8 +272,8 @@ std::vector<HostMatrix> edge_matrices(const EntryType& e) {
 
 TEST_CASE("packing: layout names, parsing and the list of all layouts") {
   const auto layouts = all_layouts();
-  CHECK(layouts.size() == 20);
-  CHECK(row_layouts().size() == 16);
+  CHECK(layouts.size() == 24);
+  CHECK(row_layouts().size() == 20);
   CHECK(Layout::parse("hola-soa-aos").outer == OuterLayout::hola);
   CHECK(Layout::parse("hola-soa-aos").uses_row_ptr());
   std::vector<std::string> names;
@@ -264,8 +296,19 @@ TEST_CASE("packing: layout names, parsing and the list of all layouts") {
   CHECK(Layout::parse("ell-soa-soa").outer_name() == "ell");
   CHECK(Layout::parse("csr-aos-soa").outer_name() == "csr");
   for (const char* bad : {"", "csr", "csr-aos", "sell8-aos-aos", "ell-aos-xyz", "coo-aos-aos", "csr-aos-aos-aos",
-                          "sell--aos-aos"})
+                          "sell--aos-aos", "sell32s-aos-aos", "sell32x256-aos-aos", "sell32s100-aos-aos",
+                          "sell32s16-aos-aos", "sell16s2097152-aos-aos", "sell32s-256-aos-aos", "sell32s99999999-aos-aos"})
     CHECK_THROWS_AS(Layout::parse(bad), InvalidArgument);
+  const Layout by_length = Layout::parse("sell16s64-soa-aos");
+  CHECK(by_length.outer == OuterLayout::sell);
+  CHECK(by_length.slice == 16);
+  CHECK(by_length.sigma == 64);
+  CHECK(by_length.sorted());
+  CHECK(by_length.name() == "sell16s64-soa-aos");
+  CHECK(by_length != Layout::parse("sell16-soa-aos"));
+  CHECK(!Layout::parse("sell16-soa-aos").sorted());
+  CHECK(Layout::parse("sell32s1048576-aos-aos").sigma == 1 << 20);
+  CHECK_THROWS_WITH(Layout::parse("sell32s100-aos-aos"), doctest::Contains("power of two"));
   CHECK_THROWS_WITH(Layout::parse("bsr-aos-aos"), doctest::Contains("bsr-aos-aos"));
   CHECK(vector_stride(0) == 0);
   CHECK(vector_stride(1) == 32);
@@ -293,6 +336,53 @@ TEST_CASE("packing: spmv on packed arrays equals the reference (all entry types 
         }
     }
   }
+}
+
+TEST_CASE("packing: sorted sell (SELL-C-sigma) over several windows: contract, product, bytes, repack") {
+  RandomMatrixOptions o;
+  o.rows = 1000;  // not a multiple of any window: the last window and slice are cut
+  o.cols = 700;
+  o.mean_row = 6;
+  o.empty_fraction = 0.1;
+  o.long_row = 300;
+  for (const char* name : {"real", "complex", "block3"}) {
+    const HostMatrix a = random_matrix(entry(name), o);
+    const auto x = random_vector(a.cols, a.vector_components(), 5);
+    for (const char* layout : {"sell16s16-aos-aos", "sell16s64-soa-soa", "sell32s64-aos-soa", "sell32s256-soa-aos",
+                               "sell32s4096-aos-aos"})
+      for (Precision p : kPrecisions) {
+        const Layout l = Layout::parse(layout);
+        PackedMatrix m = pack(a, l, p);
+        check_contract(a, m);
+        CHECK(m.bytes() == packed_bytes(a, l, p));
+        check_spmv(a, m, x, 1.5, 0.0);
+        check_spmv(a, m, x, -0.5, 2.0);
+        // stored_row_order is the packed order
+        const auto order = stored_row_order(a, l);
+        CHECK(order == m.row_perm);
+        // new values, same pattern: the product follows them
+        const HostMatrix b = with_entry_type(a, a.entry, 77);
+        repack_values(m, b);
+        check_spmv(b, m, x, 1.0, 0.0);
+      }
+    // sorting cuts padding where lengths vary: sell32s256 stores fewer positions than sell32
+    const PackedMatrix plain = pack(a, Layout::parse("sell32-aos-aos"), Precision::f64);
+    const PackedMatrix sorted = pack(a, Layout::parse("sell32s256-aos-aos"), Precision::f64);
+    CHECK(sorted.stored_entries < plain.stored_entries);
+  }
+  // a pattern that differs is refused and leaves the packed matrix as it was
+  const HostMatrix a = random_matrix(entry("real"), o);
+  RandomMatrixOptions o2 = o;
+  o2.seed = 9;
+  PackedMatrix m = pack(a, Layout::parse("sell32s64-aos-aos"), Precision::f64);
+  const PackedMatrix before = m;
+  CHECK_THROWS_AS(repack_values(m, random_matrix(entry("real"), o2)), InvalidArgument);
+  CHECK(m.layout == before.layout);
+  CHECK(m.values == before.values);
+  // the identity order for every other layout
+  const auto identity = stored_row_order(a, Layout::parse("sell32-aos-aos"));
+  REQUIRE(identity.size() == static_cast<size_t>(a.rows));
+  for (int32_t r = 0; r < a.rows; ++r) CHECK(identity[r] == r);
 }
 
 TEST_CASE("packing: byte counts computed by hand") {

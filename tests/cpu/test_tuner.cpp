@@ -159,13 +159,13 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   const ScheduleLimits h100;
   const EntryType& block3 = EntryRegistry::instance().get("block3");
   TuneOptions o;
-  // 16 row layouts x 6 tpr, 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64), and
+  // 20 row layouts x 6 tpr, 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64), and
   // the 3 hisparse layouts of stage one with one schedule
   const auto joint = stage_one_variants(block3, Precision::f64, o, h100);
-  CHECK(joint.size() == 16 * 6 + 4 * 2 + 3);
+  CHECK(joint.size() == 20 * 6 + 4 * 2 + 3);
   for (const auto& v : joint) CHECK(kernel_shared_bytes(v, 3) <= kMaxStaticShared);
   o.hisparse_layouts = {};
-  CHECK(stage_one_variants(block3, Precision::f64, o, h100).size() == 16 * 6 + 4 * 2);
+  CHECK(stage_one_variants(block3, Precision::f64, o, h100).size() == 20 * 6 + 4 * 2);
   o.mode = "schedule";
   const auto sched = stage_one_variants(block3, Precision::f64, o, h100);
   CHECK(sched.size() == 6);
@@ -208,12 +208,12 @@ TEST_CASE("tuner: transposed products search both kinds, or only the determinist
     (v.transpose == TransposeKind::atomic ? atomic : v.transpose == TransposeKind::copy ? copy : tree) += 1;
     CHECK((v.transpose == TransposeKind::tree) == (v.layout.outer == OuterLayout::hisparse));
   }
-  CHECK(atomic == 16 * 6 + 4 * 3);
-  CHECK(copy == 16 * 6 + 4 * 3);
+  CHECK(atomic == 20 * 6 + 4 * 3);
+  CHECK(copy == 20 * 6 + 4 * 3);
   CHECK(tree == 3);
   o.deterministic = true;
   const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
-  CHECK(steady.size() == 16 * 6);  // no hola, no atomics, no hisparse transposes (shared atomics)
+  CHECK(steady.size() == 20 * 6);  // no hola, no atomics, no hisparse transposes (shared atomics)
   for (const auto& v : steady) CHECK(v.deterministic());
 }
 
@@ -251,7 +251,87 @@ TEST_CASE("tuner: op t stages the atomic kind behind the copy kind's ranking") {
   CHECK_FALSE(names.count("complex.f32/ell-aos-aos/static-256x8-tpr8/t-atomic"));
   CHECK(names.count("complex.f32/hola-aos-aos/hola-256x8-ept8/t-atomic"));
   CHECK_FALSE(names.count("complex.f32/hola-aos-aos/hola-256x8-ept2/t-atomic"));
-  // 15 other row layouts x 6 threads-per-row and 3 other hola layouts x 3 entries-per-thread keep all.
-  CHECK(chosen.size() == 2 + 1 + 15 * 6 + 3 * 3);
+  // 19 other row layouts x 6 threads-per-row and 3 other hola layouts x 3 entries-per-thread keep all.
+  CHECK(chosen.size() == 2 + 1 + 19 * 6 + 3 * 3);
   for (const auto& v : chosen) CHECK(v.transpose == TransposeKind::atomic);
+}
+
+TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, and their windows after") {
+  const EntryType& real = EntryRegistry::instance().get("real");
+  RandomMatrixOptions o;
+  o.rows = o.cols = 3000;
+  o.mean_row = 7;  // lengths 1..13: sorting halves sell32's padding
+  CHECK(sorted_sell_pays(random_matrix(real, o)));
+  // equal rows: sorting cuts nothing and costs a row order
+  HostMatrix grid;
+  grid.entry = real;
+  grid.rows = grid.cols = 3000;
+  for (int32_t r = 0; r < grid.rows; ++r) {
+    for (int k = 0; k < 5; ++k) {
+      grid.col_idx.push_back((r + k) % grid.cols);
+      grid.values.push_back(1);
+    }
+    std::sort(grid.col_idx.end() - 5, grid.col_idx.end());
+    grid.row_ptr.push_back(static_cast<int32_t>(grid.col_idx.size()));
+  }
+  CHECK_FALSE(sorted_sell_pays(grid));
+
+  // Windows: only when the fastest sorted pair ranks among the top pairs of stage one.
+  const auto v = [](const std::string& name) { return Variant::parse(name); };
+  const std::vector<Variant> stage1 = {v("real.f64/csr-aos-aos/static-256x8"), v("real.f64/sell32s256-aos-aos/static-256x8"),
+                                       v("real.f64/sell32s256-soa-aos/static-256x8"), v("real.f64/ell-aos-aos/static-256x8")};
+  MatrixRecord r;
+  auto measured = [&](const std::string& name, double us) {
+    MeasurementRecord m;
+    m.variant = name;
+    m.status = "ok";
+    m.median_us = us;
+    r.upsert(m);
+  };
+  measured("real.f64/csr-aos-aos/static-256x8", 10);
+  measured("real.f64/sell32s256-aos-aos/static-256x8", 11);
+  measured("real.f64/sell32s256-soa-aos/static-256x8", 9);
+  measured("real.f64/ell-aos-aos/static-256x8", 30);
+  std::set<std::string> names;
+  for (const auto& w : sorted_window_variants(r, stage1, 100000, 3)) names.insert(w.name());
+  CHECK(names == std::set<std::string>{"real.f64/sell32s64-soa-aos/static-256x8", "real.f64/sell32s1024-soa-aos/static-256x8",
+                                       "real.f64/sell32s8192-soa-aos/static-256x8"});
+  // 500 rows: 1024 already holds them all, 8192 would sort the same
+  CHECK(sorted_window_variants(r, stage1, 500, 3).size() == 2);
+  // ranked below the top pairs: none
+  measured("real.f64/sell32s256-soa-aos/static-256x8", 40);
+  measured("real.f64/sell32s256-aos-aos/static-256x8", 41);
+  CHECK(sorted_window_variants(r, stage1, 100000, 2).empty());
+}
+
+TEST_CASE("tuner: the load-policy stage times the cached twins of the fastest row-family variants") {
+  MatrixRecord r;
+  auto measured = [&](const std::string& name, double us, const char* status = "ok") {
+    MeasurementRecord m;
+    m.variant = name;
+    m.status = status;
+    m.median_us = us;
+    r.upsert(m);
+  };
+  measured("real.f64/hola-aos-aos/hola-256x8-ept4", 5);                 // not the row family
+  measured("real.f64/csr-aos-aos/static-256x8-tpr4", 6);
+  measured("real.f64/sell32-aos-aos/dynamic-128x16", 7);
+  measured("real.f64/sell32-aos-aos/dynamic-128x16-cached", 7.5);       // its twin is timed already
+  measured("real.f64/ell-aos-aos/static-256x8", 8);
+  measured("real.f64/csr-aos-aos/static-256x8", 9);
+  measured("real.f64/csr-aos-aos/static-512x4", 1, "wrong: y[3]");
+  std::vector<std::string> names;
+  for (const auto& v : cached_twins(r, 3)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached",
+                                          "real.f64/ell-aos-aos/static-256x8-cached"});
+  // the names read back; the cached policy is refused where it does not exist
+  const Variant c = Variant::parse("complex.f32/sell32s256-soa-aos/dynamic-128x4-tpr2-cached/t-atomic");
+  CHECK(c.schedule.cached_matrix);
+  CHECK(c.layout.sigma == 256);
+  CHECK(c.name() == "complex.f32/sell32s256-soa-aos/dynamic-128x4-tpr2-cached/t-atomic");
+  CHECK_FALSE(c == Variant::parse("complex.f32/sell32s256-soa-aos/dynamic-128x4-tpr2/t-atomic"));
+  CHECK_THROWS_AS(Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4-cached"), InvalidArgument);
+  Schedule hola = Schedule::parse("hola-256x8-ept4");
+  hola.cached_matrix = true;
+  CHECK_THROWS_WITH(check_schedule(hola), doctest::Contains("cached"));
 }

@@ -114,10 +114,11 @@ void check_variant(Context& ctx, const Variant& v, const HostMatrix& a, const De
   ++tally().variants[v.name()];
 }
 
+// Two of them read the matrix through the cached load policy (one is among the transposed products').
 const std::vector<Schedule> kSchedules = {
-    Schedule{ScheduleKind::static_, 256, 2, 1},  Schedule{ScheduleKind::dynamic, 128, 4, 1},
-    Schedule{ScheduleKind::static_, 96, 3, 4},   Schedule{ScheduleKind::dynamic, 1024, 2, 32},
-    Schedule{ScheduleKind::static_, 32, 1, 8},   Schedule{ScheduleKind::dynamic, 64, 16, 2},
+    Schedule::parse("static-256x2"),       Schedule::parse("dynamic-128x4"),
+    Schedule::parse("static-96x3-tpr4-cached"), Schedule::parse("dynamic-1024x2-tpr32"),
+    Schedule::parse("static-32x1-tpr8"),   Schedule::parse("dynamic-64x16-tpr2-cached"),
 };
 
 // Hola: blocks of 1024, 128, 4096 (in f32 reals) and 64 entries; the test matrices have rows longer than a
@@ -156,6 +157,7 @@ std::vector<Variant> variants_for(const EntryType& e, Precision p, const Layout&
 
 std::vector<Layout> tested_layouts() {
   std::vector<Layout> out = all_layouts();
+  out.push_back(Layout::parse("sell16s32-aos-soa"));  // sorted sell with windows of two slices
   out.insert(out.end(), kHiSparseLayouts.begin(), kHiSparseLayouts.end());
   return out;
 }
