@@ -202,7 +202,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices")
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train, or irregular (large irregular ones)")
       ("no-tune", "do not tune untuned matrices: use the selection model's first choice (or the domain winner, or the default)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
@@ -353,6 +353,7 @@ int run_bench(const std::vector<std::string>& args) {
         if (ours["status"] == "ok" && r["method"] == "cusparse-csr-alg1-implicit" && r["status"] == "ok")
           ours["speedup_vs_implicit_transpose"] = r["median_us"].get<double>() / ours["median_us"].get<double>();
       for (auto& r : group) {
+        r["domain"] = m->domain;  // irregular-<family>, builtin-<family>, train-<family> or a folder's name
         if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok" && ours["status"] == "ok")
           r["speedup_vs_best_cusparse"] = nullptr;
         jsonl << r.dump() << "\n";

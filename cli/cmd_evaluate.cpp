@@ -31,7 +31,7 @@ namespace {
 // Where the records' matrices come from: the built-in sets by name, and the given files and folders.
 std::map<std::string, MatrixSource> sources_by_name(const std::vector<std::string>& paths, const std::string& entry) {
   std::map<std::string, MatrixSource> out;
-  for (const char* which : {"all", "train"}) {
+  for (const char* which : {"all", "train", "irregular"}) {
     std::vector<MatrixSource> set;
     try {
       set = matrix_sources({}, entry, which);

@@ -114,7 +114,7 @@ int run_generate(const std::vector<std::string>& args) {
   if (vm.count("list")) {
     std::printf("%-40s %-6s %-11s %-11s %-10s %-8s %s\n", "name", "set", "family", "entry", "valence",
                 "order", "made from");
-    for (const char* set : {"all", "train"})
+    for (const char* set : {"all", "train", "irregular"})
       for (const auto& s : builtin_specs(set))
         std::printf("%-40s %-6s %-11s %-11s %-10s %-8s %s\n", s.name.c_str(), s.size.c_str(),
                     s.family.c_str(), s.entry.c_str(), s.regular ? "regular" : "irregular", s.order.c_str(),
@@ -126,6 +126,8 @@ int run_generate(const std::vector<std::string>& args) {
         "train: 45 matrices of 0.2-105 MB (about 1.5 GB in all) over five families, regular and irregular, "
         "in "
         "three orders.\n"
+        "irregular: one matrix per family, irregular valence or skewed rows in random or scan order, 240-260 "
+        "MB in double (at least 4x an H100's L2); tune and bench them with --builtin irregular.\n"
         "families for --mesh: dirac (triangle mesh), elasticity, helmholtz, laplacian (TetGen mesh); graph "
         "has no "
         "mesh\n");
@@ -137,10 +139,10 @@ int run_generate(const std::vector<std::string>& args) {
       throw InvalidArgument("--rho, --young, --poisson, --wavenumber and --damping apply to --mesh only");
     const std::string which = vm["builtin"].as<std::string>();
     std::vector<BuiltinSpec> specs;
-    if (which == "small" || which == "large" || which == "all" || which == "train") {
+    if (which == "small" || which == "large" || which == "all" || which == "train" || which == "irregular") {
       specs = builtin_specs(which);
     } else {
-      for (const char* set : {"all", "train"})
+      for (const char* set : {"all", "train", "irregular"})
         for (auto& s : builtin_specs(set))
           if (s.name == which) specs.push_back(s);
       if (specs.empty()) builtin_matrix(which);  // throws, listing the names

@@ -34,7 +34,8 @@ int run_tune(const std::vector<std::string>& args) {
       ("mode", po::value<std::string>()->default_value("joint"), "joint (layout and schedule) or schedule (csr-aos-aos only)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x); tuned and recorded apart")
       ("deterministic", "only variants whose result bits never change (no floating-point atomics: op t/h by a transposed copy, no hola)")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, or train (the selection model's training set)")
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train (the selection model's training set) or "
+       "irregular (one large irregular matrix per family, 4x an H100's L2)")
       ("quick", "a matrix not in the database gets only the selection model's first candidates measured (see jitsparse predict)")
       ("quick-k", po::value<int>()->default_value(0), "with --quick: candidates to measure (0: as many as the model's confidence asks for)")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")

@@ -20,8 +20,11 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
   std::vector<MatrixSource> out;
   if (paths.empty()) {
     for (const auto& spec : builtin_specs(builtin_which))
-      // The training set gets domains of its own, so that its winners never mix with the built-in set's.
-      out.push_back({spec.name, (spec.size == "train" ? "train-" : "builtin-") + spec.family,
+      // The training and irregular sets get domains of their own, so that their winners never mix with
+      // the built-in set's.
+      out.push_back({spec.name,
+                     (spec.size == "train" || spec.size == "irregular" ? spec.size + "-" : std::string("builtin-")) +
+                         spec.family,
                      [make = spec.make, name = spec.name] {
                        HostMatrix m = make();
                        m.name = name;

@@ -2,7 +2,8 @@
 # The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
 # jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
 # Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, sanitize, tune, bench, bench-cold, bench-hola,
-#   bench-graph (bench --graph on the small set), rcm (bench --reorder rcm on a shuffled mesh),
+#   bench-graph (bench --graph on the small set), irregular-model (bench --no-tune --l2 cold on the irregular
+#   set: the model's picks), irregular (tune the irregular set, then bench it cold), irregular-warm, rcm (bench --reorder rcm on a shuffled mesh),
 #   bench-hisparse, bench-hisparse-t (the fastest tuned hisparse variant, op n / op t),
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, quick (tune --quick on the shared matrices); cache=DIR switches the
@@ -25,6 +26,9 @@ for step in "$@"; do
     tests) run gpu_tests "$bin/jitsparse_gpu_tests" ;;
     tune) run tune "$bin/jitsparse" tune -q -o "$out/tune" ;;
     bench) run bench "$bin/jitsparse" bench --no-tune -q -o "$out/bench" ;;
+    irregular-model) run irregular_model "$bin/jitsparse" bench --no-tune -q --l2 cold --builtin irregular -o "$out/irregular_model" ;;
+    irregular) run irregular "$bin/jitsparse" bench -q --l2 cold --builtin irregular -o "$out/irregular" ;;
+    irregular-warm) run irregular_warm "$bin/jitsparse" bench --no-tune -q --builtin irregular -o "$out/irregular_warm" ;;
     bench-cold) run bench_cold "$bin/jitsparse" bench --no-tune -q --l2 cold -o "$out/bench_cold" ;;
     bench-hola) run bench_hola "$bin/jitsparse" bench --no-tune -q --layout hola -o "$out/bench_hola" ;;
     bench-graph) run bench_graph "$bin/jitsparse" bench --no-tune -q --graph --builtin small -o "$out/bench_graph" ;;

@@ -105,7 +105,7 @@ const std::array<const char*, kModelFeatures>& model_feature_names() {
 }
 
 std::string family_of_domain(const std::string& domain) {
-  for (const char* prefix : {"builtin-", "train-"})
+  for (const char* prefix : {"builtin-", "train-", "irregular-"})
     if (domain.rfind(prefix, 0) == 0) return domain.substr(std::char_traits<char>::length(prefix));
   return domain;
 }

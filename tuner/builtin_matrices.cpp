@@ -732,6 +732,17 @@ constexpr TrainRow kTrainRows[] = {
     {"graph", "rmat", 460000, 8, 0, 0, "random", "99mb"},
 };
 
+// The irregular set (builtin_specs("irregular")): one matrix per family, irregular valence or skewed rows, in
+// random or scanner-like orders, each at least 4x the 50 MB L2 of an H100 in double (the measured sizes
+// are in builtin_matrices.hpp). Not in "all": tuning them takes minutes, the main job must not.
+constexpr TrainRow kIrregularRows[] = {
+    {"dirac", "torusflip", 1024, 800, 0, 30, "scan", "260mb"},
+    {"elasticity", "porous", 73, 60, 54, 40, "random", "250mb"},
+    {"helmholtz", "porous", 112, 93, 77, 40, "scan", "240mb"},
+    {"laplacian", "porous", 136, 114, 90, 40, "random", "250mb"},
+    {"graph", "rmat", 1200000, 8, 0, 0, "random", "260mb"},
+};
+
 std::string order_description(const std::string& order, const std::string& mesh) {
   if (order == "random") return "random order (vertices renumbered by a seeded shuffle)";
   if (order == "scan") {
@@ -742,15 +753,16 @@ std::string order_description(const std::string& order, const std::string& mesh)
   return "natural order (the generator's)";
 }
 
-BuiltinSpec train_spec(const TrainRow& r) {
+// set: "train" or "irregular" (the name's prefix and the spec's size).
+BuiltinSpec train_spec(const TrainRow& r, const std::string& set = "train") {
   BuiltinSpec s;
   s.family = r.family;
   s.entry = family_entry(r.family);
-  s.size = "train";
+  s.size = set;
   s.order = r.order;
   const std::string mesh = r.mesh, order = r.order, family = r.family;
   s.regular = mesh == "ico" || mesh == "torus" || mesh == "box";
-  s.name = "train_" + family + "_" + mesh + "_" + order + "_" + r.label;
+  s.name = set + "_" + family + "_" + mesh + "_" + order + "_" + r.label;
   const std::string name = s.name;
   const uint64_t seed = name_seed(name);
   const int a = r.a, b = r.b, c = r.c;
@@ -811,11 +823,14 @@ BuiltinSpec train_spec(const TrainRow& r) {
 }  // namespace
 
 std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
-  if (which != "small" && which != "large" && which != "all" && which != "train")
-    throw InvalidArgument("built-in set '" + which + "': expected small, large, all or train");
-  if (which == "train") {
+  if (which != "small" && which != "large" && which != "all" && which != "train" && which != "irregular")
+    throw InvalidArgument("built-in set '" + which + "': expected small, large, all, train or irregular");
+  if (which == "train" || which == "irregular") {
     std::vector<BuiltinSpec> specs;
-    for (const auto& r : kTrainRows) specs.push_back(train_spec(r));
+    if (which == "train")
+      for (const auto& r : kTrainRows) specs.push_back(train_spec(r));
+    else
+      for (const auto& r : kIrregularRows) specs.push_back(train_spec(r, which));
     return specs;
   }
   // Boxes are not cubes, so the row strides differ between the directions.
@@ -885,7 +900,7 @@ std::vector<BuiltinMatrix> builtin_set(const std::string& which) {
 
 BuiltinMatrix builtin_matrix(const std::string& name) {
   std::string names;
-  for (const char* which : {"all", "train"})
+  for (const char* which : {"all", "train", "irregular"})
     for (const auto& s : builtin_specs(which)) {
       if (s.name == name) return {s.name, s.family, s.entry, s.make()};
       names += (names.empty() ? "" : ", ") + s.name;
