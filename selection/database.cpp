@@ -61,6 +61,7 @@ void to_json(nlohmann::json& j, const MeasurementRecord& m) {
     j["samples_us"] = m.samples_us;
     j["reps_per_sample"] = m.reps_per_sample;
     j["gbps"] = m.gbps;
+    if (m.cold_us > 0) j["cold_us"] = m.cold_us;
   }
 }
 
@@ -73,6 +74,7 @@ void from_json(const nlohmann::json& j, MeasurementRecord& m) {
   m.reps_per_sample = j.value("reps_per_sample", 0);
   m.gbps = j.value("gbps", 0.0);
   m.seconds = j.value("seconds", 0.0);
+  m.cold_us = j.value("cold_us", 0.0);
 }
 
 const MeasurementRecord* MatrixRecord::find(const std::string& variant) const {

@@ -22,6 +22,10 @@ struct MeasurementRecord {
   double gbps = 0;
   int64_t bytes = 0;   // the packed matrix on the GPU (for the copy kind of op t/h: the transposed copy)
   double seconds = 0;  // wall time spent checking and timing it (with its final re-timing): search cost
+  // Median with the L2 flushed before each launch: the finalists of a matrix larger than the L2, which
+  // are ranked on it (warm back-to-back timing there depends on what the last launch left in L2).
+  // 0: not timed cold.
+  double cold_us = 0;
   bool ok() const { return status == "ok"; }
   bool deterministic() const;  // of the variant: same bits every run (Variant::deterministic)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <unordered_map>
 
@@ -95,6 +96,22 @@ double traffic_factor(const std::string& variant, const MatrixFeatures& f, int c
   return (padding * f.nnz * entry + vectors) / (f.nnz * entry + vectors);
 }
 
+// A row-family kernel (csr, ell, sell) gives each row to one group of threads per row, so the longest row
+// is a chain of max_row / tpr steps that no other work hides: a lower bound on its time. The step,
+// 0.2 us, is what csr with 4 threads per row took on the longest row of a 1.2M-vertex R-MAT graph on the
+// H100 (41,101 entries in 2.3 ms); a rough figure that only needs to flag the hopeless cases. Hola and
+// hisparse balance entries instead: 0.
+constexpr double kSerialStepUs = 0.2;
+double critical_path_us(const std::string& variant, const MatrixFeatures& f) {
+  const size_t a = variant.find('/'), b = variant.find('/', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return 0;
+  const std::string schedule = variant.substr(b + 1, variant.find('/', b + 1) - b - 1);
+  if (schedule.rfind("static", 0) != 0 && schedule.rfind("dynamic", 0) != 0) return 0;
+  int tpr = 1;
+  if (const size_t t = schedule.find("-tpr"); t != std::string::npos) tpr = std::max(1, std::atoi(schedule.c_str() + t + 4));
+  return static_cast<double>(f.max_row) / tpr * kSerialStepUs;
+}
+
 }  // namespace
 
 const std::array<const char*, kModelFeatures>& model_feature_names() {
@@ -186,11 +203,17 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   const int vector_components = EntryRegistry::instance().contains(q.entry)
                                     ? EntryRegistry::instance().get(q.entry).num_vector_components()
                                     : 1;
-  // Candidates: what any neighbour ran near its best.
+  // Candidates: what any neighbour ran near its best, and each neighbour's best hola variant (balanced by
+  // entries: the fallback for a query whose rows are far more skewed than any neighbour's).
   std::set<std::string> candidates;
-  for (const auto& p : profiles)
-    for (const auto& [v, l] : p.log_relative)
-      if (l <= std::log(kNearBest)) candidates.insert(v);
+  for (const auto& p : profiles) {
+    const std::pair<const std::string, double>* hola = nullptr;
+    for (const auto& entry : p.log_relative) {
+      if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
+      if (entry.first.find("/hola-") != std::string::npos && (!hola || entry.second < hola->second)) hola = &entry;
+    }
+    if (hola) candidates.insert(hola->first);
+  }
   for (const auto& v : candidates) {
     Candidate c;
     c.variant = v;
@@ -199,11 +222,20 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     // A layout that pads more on the query than on the neighbour reads more bytes there: its time
     // scales by the ratio (ELL tuned on a regular grid, then run on an irregular mesh).
     const double here = traffic_factor(v, q.features, q.components, vector_components, q.precision);
+    const double critical_us = critical_path_us(v, q.features);
     for (size_t j = 0; j < k; ++j) {
+      const MatrixRecord& r = *near[j].second;
       logs[j] = estimate(profiles[j], v);
-      const double there =
-          traffic_factor(v, near[j].second->features, components[j], vector_components, q.precision);
+      const double there = traffic_factor(v, r.features, components[j], vector_components, q.precision);
       if (here > 0 && there > 0) logs[j] += std::log(here / there);
+      // The chain of the query's longest row against what the neighbour's time already holds: its time
+      // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour).
+      const MeasurementRecord* best = r.best(false, q.deterministic);
+      if (critical_us > 0 && best && r.compulsory_bytes > 0) {
+        const double scaled_us = best->median_us * std::exp(logs[j]) * q.compulsory_bytes / r.compulsory_bytes;
+        const double held_us = std::max(scaled_us, critical_path_us(v, r.features));
+        if (critical_us > held_us) logs[j] += std::log(critical_us / held_us);
+      }
       c.measured_on += profiles[j].log_relative.count(v) > 0;
       mean += out.neighbours[j].weight * logs[j];
     }
@@ -213,6 +245,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     c.spread = std::sqrt(var);
     out.ranked.push_back(c);
   }
+  // The padding and longest-row terms can slow every candidate down: expected times stay relative to the
+  // fastest expected one.
+  double fastest = 0;
+  for (const auto& c : out.ranked) fastest = fastest == 0 ? c.expected_relative : std::min(fastest, c.expected_relative);
+  if (fastest > 1)
+    for (auto& c : out.ranked) c.expected_relative /= fastest;
   // Transferred variants the query's entry type cannot run (no adjoint, too much shared memory) go.
   if (out.transferred && EntryRegistry::instance().contains(q.entry)) {
     const EntryType& entry = EntryRegistry::instance().get(q.entry);

@@ -18,6 +18,7 @@
 namespace jitsparse {
 
 class GpuCheck;
+class L2Flush;
 
 struct TuneOptions {
   std::string mode = "joint";  // "joint": layouts and schedules; "schedule": schedules on csr-aos-aos only
@@ -35,6 +36,11 @@ struct TuneOptions {
   int top_layouts = 2;                 // (layout, threads per row) pairs whose whole n_t x n_b grid is measured
   TimingOptions search_timing{1, 3, 0.3, 100000};  // quick timing while searching
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
+  // A matrix whose compulsory bytes exceed the L2: the finalists (kColdCandidates fastest warm, and the
+  // three fastest csr-aos-aos and deterministic ones) are also timed with the L2 flushed before each
+  // launch (cold_timing, one launch per sample) and the winners are chosen on that.
+  bool cold_finalists = true;
+  TimingOptions cold_timing{1, 15, 0, 1};
   double variant_time_limit_ms = 500;  // a single launch slower than this is recorded as "timeout"
   bool progress = true;                // progress line with ETA on stderr (when it is a terminal)
   bool verbose = false;                // a line per matrix even without a terminal
@@ -106,6 +112,7 @@ class Tuner {
   double measure_seconds_ = 0;  // checking and timing variants
   double pack_seconds_ = 0;     // packing layouts on the host and uploading them
   double compile_seconds_ = 0;  // waiting for NVRTC (wall time; the compile stats sum the threads)
+  std::unique_ptr<L2Flush> flush_;   // made on the first matrix larger than the L2 (cold finalists)
   std::unique_ptr<GpuCheck> check_;  // the CPU reference of the matrix tuned last (kept across precisions)
   std::string check_hash_;
   Op check_op_ = Op::n;

@@ -414,3 +414,34 @@ TEST_CASE("model: features measure the padding of sell32 and of the sorted sell3
   j["sell_padding"] = "x";
   CHECK_THROWS_AS(j.get<MatrixFeatures>(), ParseError);
 }
+
+TEST_CASE("model: a query with rows far longer than any neighbour's gets a variant balanced by entries") {
+  // Only grids were tuned (ELL fastest, hola 1.4x). The query has one row of 20,000 entries: a row kernel
+  // spends max_row / tpr steps on it, far longer than the whole product should take, so hola comes first.
+  const std::string hola = "real.f64/hola-aos-aos/hola-256x8-ept4";
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("jitsparse-model-skew-" + std::to_string(::getpid()));
+  {
+    TuningDatabase db(test_gpu(), dir);
+    auto rel = families()[0].relative;
+    rel[hola] = 1.4;
+    for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of("regular", i), "regular", rel));
+    RandomMatrixOptions o;
+    o.rows = o.cols = 30000;
+    o.mean_row = 4;
+    o.long_row = 20000;
+    const HostMatrix skewed = random_matrix(EntryRegistry::instance().get("real"), o);
+    const SelectionModel model(db, test_gpu().l2_bytes);
+    const Prediction p = model.predict(
+        {compute_features(skewed), static_cast<double>(compulsory_bytes(skewed, Precision::f64)), "real", Precision::f64, Op::n, false});
+    REQUIRE(!p.ranked.empty());
+    CHECK(p.ranked.front().variant == hola);
+    // the grids themselves still get ELL
+    const HostMatrix grid = banded(7000, 7, "grid");
+    const Prediction g = model.predict(
+        {compute_features(grid), static_cast<double>(compulsory_bytes(grid, Precision::f64)), "real", Precision::f64, Op::n, false});
+    REQUIRE(!g.ranked.empty());
+    CHECK(g.ranked.front().variant == kEll);
+  }
+  std::filesystem::remove_all(dir);
+}
