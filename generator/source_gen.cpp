@@ -89,7 +89,7 @@ std::string kernel_expression(const Variant& v, const EntryType& entry) {
          (sc.kind == ScheduleKind::static_ ? "jitsparse::StaticSchedule" : "jitsparse::DynamicSchedule") + ", " +
          mac_type(v) + ", " + (sc.cached_matrix ? "jitsparse::LoadCached" : "jitsparse::LoadStreaming") + ", " +
          std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " + std::to_string(sc.threads_per_row) +
-         ">";
+         ", " + std::to_string(sc.unroll) + ">";
 }
 
 std::string prologue_expression(const Variant& v, const EntryType& entry) {

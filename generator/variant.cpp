@@ -23,12 +23,13 @@ std::string Schedule::name() const {
   if (kind == ScheduleKind::hisparse)
     return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip);
   if (threads_per_row > 1) s += "-tpr" + std::to_string(threads_per_row);
+  if (unroll != 2) s += "-u" + std::to_string(unroll);
   if (cached_matrix) s += "-cached";
   return s;
 }
 
 Schedule Schedule::parse(const std::string& s) {
-  static const std::regex re(R"((static|dynamic)-(\d{1,5})x(\d{1,3})(?:-tpr(\d{1,3}))?(-cached)?)");
+  static const std::regex re(R"((static|dynamic)-(\d{1,5})x(\d{1,3})(?:-tpr(\d{1,3}))?(?:-u(\d{1,2}))?(-cached)?)");
   static const std::regex hola(R"(hola-(\d{1,5})x(\d{1,3})-ept(\d{1,3}))");
   static const std::regex hisparse(R"(hisparse-(\d{1,5})x(\d{1,3})-g(\d{1,3})-big(\d{1,9}))");
   std::smatch m;
@@ -49,10 +50,11 @@ Schedule Schedule::parse(const std::string& s) {
     r.threads = std::atoi(m[2].str().c_str());
     r.blocks_per_sm = std::atoi(m[3].str().c_str());
     r.threads_per_row = m[4].matched ? std::atoi(m[4].str().c_str()) : 1;
-    r.cached_matrix = m[5].matched;
+    r.unroll = m[5].matched ? std::atoi(m[5].str().c_str()) : 2;
+    r.cached_matrix = m[6].matched;
   } else {
     throw InvalidArgument("cannot read schedule '" + s +
-                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, static-256x8-cached, hola-256x8-ept4 or "
+                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, static-256x8-u4-cached, hola-256x8-ept4 or "
                           "hisparse-128x8-g16-big4096)");
   }
   check_schedule(r);
@@ -80,8 +82,13 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
   } else if (s.entries_per_thread != 1) {
     throw InvalidArgument("schedule " + n + ": entries per thread belong to hola schedules only");
   }
-  if (s.cached_matrix && s.kind != ScheduleKind::static_ && s.kind != ScheduleKind::dynamic)
+  const bool row_family = s.kind == ScheduleKind::static_ || s.kind == ScheduleKind::dynamic;
+  if (s.cached_matrix && !row_family)
     throw InvalidArgument("schedule " + n + ": the cached load policy belongs to static and dynamic schedules only");
+  if (s.unroll != 2 && !row_family)
+    throw InvalidArgument("schedule " + n + ": unrolling belongs to static and dynamic schedules only");
+  if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
+    throw InvalidArgument("schedule " + n + ": unroll must be 1, 2, 4 or 8");
   if (s.kind == ScheduleKind::hisparse) {
     const int b = s.big_strip;
     if (t < 4) throw InvalidArgument("schedule " + n + ": a hisparse group needs 4, 8, 16 or 32 threads");
@@ -168,6 +175,7 @@ void to_json(nlohmann::json& j, const Variant& v) {
   if (v.schedule.kind == ScheduleKind::hola) j["entries_per_thread"] = v.schedule.entries_per_thread;
   if (v.schedule.kind == ScheduleKind::hisparse) j["big_strip"] = v.schedule.big_strip;
   if (v.schedule.cached_matrix) j["matrix_loads"] = "cached";
+  if (v.schedule.unroll != 2) j["unroll"] = v.schedule.unroll;
   if (v.op != Op::n) j["transpose"] = to_string(v.transpose);
 }
 

@@ -31,8 +31,11 @@ struct Schedule {
   // Row family only: matrix arrays read through the read-only cache (ld.global.nc) instead of
   // evict-first (ld.global.cs): pays where the matrix stays in L2 between products (name suffix "-cached").
   bool cached_matrix = false;
+  // Row family only: iterations of a row's loop unrolled (loads in flight per thread): 1, 2, 4 or 8
+  // (name suffix "-u4" when not 2).
+  int unroll = 2;
 
-  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-cached",
+  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached",
   // "hola-256x8-ept4", "hisparse-128x8-g16-big4096"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
@@ -40,7 +43,7 @@ struct Schedule {
   bool operator==(const Schedule& o) const {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
            threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread &&
-           big_strip == o.big_strip && cached_matrix == o.cached_matrix;
+           big_strip == o.big_strip && cached_matrix == o.cached_matrix && unroll == o.unroll;
   }
 };
 

@@ -6,7 +6,8 @@
 #   set: the model's picks), irregular (tune the irregular set, then bench it cold), irregular-warm, rcm (bench --reorder rcm on a shuffled mesh),
 #   bench-hisparse, bench-hisparse-t (the fastest tuned hisparse variant, op n / op t),
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
-#   $TRAIN_BUDGET, default 7m), evaluate, quick (tune --quick on the shared matrices); cache=DIR switches the
+#   $TRAIN_BUDGET, default 7m), evaluate, sanitize-new (memcheck and racecheck of the sorted sell, load
+#   policy and unroll kernels), quick (tune --quick on the shared matrices); cache=DIR switches the
 #   cubin cache and tuning database for the steps after it (a fresh DIR makes the next tune cold).
 set -uo pipefail
 out=$1; shift
@@ -51,6 +52,11 @@ for step in "$@"; do
     train) run train "$bin/jitsparse" tune -q --builtin train --budget "${TRAIN_BUDGET:-7m}" -o "$out/train" ;;
     evaluate) run evaluate "$bin/jitsparse" evaluate -o "$out/evaluate" ;;
     quick) run quick "$bin/jitsparse" tune -q --quick tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/quick" ;;
+    sanitize-new)  # the kernels of the sorted sell layout, the load policies and unrolling
+      for tool in memcheck racecheck; do
+        run "sanitize_new_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \
+          -tc="gpu spmv: sorted sell*"
+      done ;;
     cache=*) export JITSPARSE_CACHE=${step#cache=}; echo "== cache $JITSPARSE_CACHE" ;;
     *) echo "unknown step $step" ;;
   esac

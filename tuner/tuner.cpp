@@ -52,7 +52,7 @@ std::string format_seconds(double s) {
   return buf;
 }
 
-constexpr int kCachedTwins = 3;  // variants whose cached-load twin the load-policy stage measures
+constexpr int kPolicyTwins = 3;  // variants whose load-policy and unroll twins are measured
 
 // The layout, threads-per-row and transpose kind of a variant: the unit whose schedule grid stage 2 sweeps.
 std::string layout_tpr_key(const Variant& v) {
@@ -177,7 +177,7 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
   return {};
 }
 
-std::vector<Variant> cached_twins(const MatrixRecord& measured, int n) {
+std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll) {
   std::vector<const MeasurementRecord*> ok;
   for (const auto& m : measured.measurements)
     if (m.ok()) ok.push_back(&m);
@@ -186,12 +186,19 @@ std::vector<Variant> cached_twins(const MatrixRecord& measured, int n) {
   int considered = 0;
   for (const MeasurementRecord* m : ok) {
     if (considered >= n) break;
-    Variant v = Variant::parse(m->variant);
+    const Variant v = Variant::parse(m->variant);
     const bool row_family = v.schedule.kind == ScheduleKind::static_ || v.schedule.kind == ScheduleKind::dynamic;
-    if (!row_family || v.schedule.cached_matrix) continue;
+    if (!row_family || v.schedule.cached_matrix || v.schedule.unroll != 2) continue;
     ++considered;
-    v.schedule.cached_matrix = true;
-    if (!measured.find(v.name())) out.push_back(v);
+    std::vector<Variant> twins(1, v);
+    twins[0].schedule.cached_matrix = true;
+    if (unroll)
+      for (int u : {4, 8}) {
+        twins.push_back(v);
+        twins.back().schedule.unroll = u;
+      }
+    for (const auto& t : twins)
+      if (!measured.find(t.name())) out.push_back(t);
   }
   return out;
 }
@@ -741,8 +748,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (!given) {
     job.stage = "schedule grid";
     run_variants(job, stage_two_variants(job, stage1, limits));
-    job.stage = "load policy";
-    run_variants(job, cached_twins(job.record, kCachedTwins));
+    job.stage = "load policy and unroll";
+    const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    run_variants(job, policy_twins(job.record, kPolicyTwins, unroll));
   }
 
   const bool stopped = out_of_budget();

@@ -138,9 +138,11 @@ bool sorted_sell_pays(const HostMatrix& a);
 // larger ones sort the same and are left out).
 std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
                                             int32_t rows, int top);
-// The load-policy stage: the cached-matrix twins (Schedule::cached_matrix) of the `n` fastest row-family
-// variants measured so far, those not timed yet.
-std::vector<Variant> cached_twins(const MatrixRecord& measured, int n);
+// The load-policy and unroll stage: twins of the `n` fastest row-family variants measured so far (those
+// not timed yet): with cached matrix loads (Schedule::cached_matrix) and, with `unroll`, with 4 and 8
+// loop iterations unrolled (Schedule::unroll; the tuner asks for them on matrices over half the L2, where
+// loads in flight bound the speed).
+std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll);
 // The schedule grid of seed's layout, threads per row, op and kind: every n_t x n_b x {static, dynamic};
 // for hola every n_t x entries per thread that fits in shared memory.
 std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);

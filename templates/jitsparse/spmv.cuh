@@ -5,7 +5,8 @@
 //                 copy (Mac picks the entry product).
 //   spmv_scatter: A^T x / A^H x on the matrix itself: each stored entry a_ij adds op(a_ij) x_i into y_j by
 //                 atomics, after scale_y has set y = beta * y.
-// L is the load policy of the matrix arrays (load.cuh: LoadStreaming or LoadCached).
+// L is the load policy of the matrix arrays (load.cuh: LoadStreaming or LoadCached), U the iterations of
+// a row's loop unrolled (loads in flight per thread).
 #pragma once
 #include "jitsparse/layouts.cuh"
 #include "jitsparse/params.cuh"
@@ -24,7 +25,7 @@ struct RowGroups {
   __device__ __forceinline__ static int chunks(int rows) { return (rows + kRowsPerChunk - 1) / kRowsPerChunk; }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR, int U>
 struct SpmvKernel : RowGroups<NT, TPR> {
   using G = RowGroups<NT, TPR>;
 
@@ -37,7 +38,7 @@ struct SpmvKernel : RowGroups<NT, TPR> {
       if (row < p.rows) {
         int begin, len, stride;
         Outer::template row<L>(p, row, begin, len, stride);
-#pragma unroll 2
+#pragma unroll U
         for (int k = lane; k < len; k += TPR) {
           const int pos = begin + k * stride;
           const int col = L::load(p.col_idx + pos);
@@ -62,7 +63,7 @@ struct SpmvKernel : RowGroups<NT, TPR> {
   }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR, int U>
 struct SpmvScatterKernel : RowGroups<NT, TPR> {
   using G = RowGroups<NT, TPR>;
 
@@ -76,7 +77,7 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
       if (len <= lane) return;
       typename E::Vector xv;  // x is indexed by the matrix row: one load per row
       Vec::template load_x<E>(p, Outer::matrix_row(p, row), xv);
-#pragma unroll 2
+#pragma unroll U
       for (int k = lane; k < len; k += TPR) {
         const int pos = begin + k * stride;
         const int col = L::load(p.col_idx + pos);
@@ -93,14 +94,14 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
   }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR, int U>
 __global__ void __launch_bounds__(NT, NB) spmv(const __grid_constant__ SpmvParams<T> p) {
-  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR>()(p);
+  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR, U>()(p);
 }
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR, int U>
 __global__ void __launch_bounds__(NT, NB) spmv_scatter(const __grid_constant__ SpmvParams<T> p) {
-  SpmvScatterKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR>()(p);
+  SpmvScatterKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR, U>()(p);
 }
 
 // y = beta * y over the p.cols elements of y, before spmv_scatter adds into it (256 threads per block).

@@ -336,7 +336,7 @@ TEST_CASE("generator: variants round-trip through JSON") {
 TEST_CASE("generator: both load policies and the sorted sell compile, op n and op t by atomics") {
   std::vector<Variant> variants;
   for (const char* name : {"real.f64/sell32s256-aos-aos/static-256x8-cached", "real.f32/csr-soa-soa/dynamic-128x4-tpr4-cached",
-                           "complex.f64/sell16s64-soa-aos/dynamic-256x4-tpr2", "quaternion.f32/ell-aos-aos/static-256x8-cached",
+                           "complex.f64/sell16s64-soa-aos/dynamic-256x4-tpr2-u8", "quaternion.f32/ell-aos-aos/static-256x8-u1-cached",
                            "block3.f64/sell32s1024-aos-soa/static-128x8-tpr4-cached/t-atomic",
                            "complex.f32/sell32s256-aos-aos/static-256x8/h-copy"})
     variants.push_back(Variant::parse(name));

@@ -304,7 +304,7 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
   CHECK(sorted_window_variants(r, stage1, 100000, 2).empty());
 }
 
-TEST_CASE("tuner: the load-policy stage times the cached twins of the fastest row-family variants") {
+TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of the fastest row variants") {
   MatrixRecord r;
   auto measured = [&](const std::string& name, double us, const char* status = "ok") {
     MeasurementRecord m;
@@ -321,9 +321,23 @@ TEST_CASE("tuner: the load-policy stage times the cached twins of the fastest ro
   measured("real.f64/csr-aos-aos/static-256x8", 9);
   measured("real.f64/csr-aos-aos/static-512x4", 1, "wrong: y[3]");
   std::vector<std::string> names;
-  for (const auto& v : cached_twins(r, 3)) names.push_back(v.name());
+  for (const auto& v : policy_twins(r, 3, false)) names.push_back(v.name());
   CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached",
                                           "real.f64/ell-aos-aos/static-256x8-cached"});
+  // with unrolling (large matrices): 4 and 8 iterations of each, the timed cached twin left out
+  names.clear();
+  for (const auto& v : policy_twins(r, 2, true)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached", "real.f64/csr-aos-aos/static-256x8-tpr4-u4",
+                                          "real.f64/csr-aos-aos/static-256x8-tpr4-u8", "real.f64/sell32-aos-aos/dynamic-128x16-u4",
+                                          "real.f64/sell32-aos-aos/dynamic-128x16-u8"});
+  const Variant u = Variant::parse("real.f32/csr-aos-aos/static-256x8-tpr2-u8-cached");
+  CHECK(u.schedule.unroll == 8);
+  CHECK(u.schedule.cached_matrix);
+  CHECK(u.name() == "real.f32/csr-aos-aos/static-256x8-tpr2-u8-cached");
+  CHECK(Variant::parse("real.f32/csr-aos-aos/static-256x8-u1").schedule.unroll == 1);
+  CHECK_THROWS_AS(Variant::parse("real.f32/csr-aos-aos/static-256x8-u3"), InvalidArgument);
+  CHECK_THROWS_AS(Variant::parse("real.f32/csr-aos-aos/static-256x8-u16"), InvalidArgument);
+  CHECK_THROWS_AS(Variant::parse("real.f32/csr-aos-aos/static-256x8-cached-u4"), InvalidArgument);
   // the names read back; the cached policy is refused where it does not exist
   const Variant c = Variant::parse("complex.f32/sell32s256-soa-aos/dynamic-128x4-tpr2-cached/t-atomic");
   CHECK(c.schedule.cached_matrix);

@@ -114,11 +114,12 @@ void check_variant(Context& ctx, const Variant& v, const HostMatrix& a, const De
   ++tally().variants[v.name()];
 }
 
-// Two of them read the matrix through the cached load policy (one is among the transposed products').
+// Two of them read the matrix through the cached load policy and three unroll 8, 1 or 4 iterations
+// (one of each is among the transposed products', which take every other schedule).
 const std::vector<Schedule> kSchedules = {
-    Schedule::parse("static-256x2"),       Schedule::parse("dynamic-128x4"),
-    Schedule::parse("static-96x3-tpr4-cached"), Schedule::parse("dynamic-1024x2-tpr32"),
-    Schedule::parse("static-32x1-tpr8"),   Schedule::parse("dynamic-64x16-tpr2-cached"),
+    Schedule::parse("static-256x2"),            Schedule::parse("dynamic-128x4-u8"),
+    Schedule::parse("static-96x3-tpr4-cached"), Schedule::parse("dynamic-1024x2-tpr32-u1"),
+    Schedule::parse("static-32x1-tpr8-u4"),     Schedule::parse("dynamic-64x16-tpr2-cached"),
 };
 
 // Hola: blocks of 1024, 128, 4096 (in f32 reals) and 64 entries; the test matrices have rows longer than a
@@ -215,6 +216,39 @@ TEST_CASE("gpu spmv: complex") { run_entry("complex"); }
 TEST_CASE("gpu spmv: quaternion") { run_entry("quaternion"); }
 TEST_CASE("gpu spmv: block3") { run_entry("block3"); }
 TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quaternion"); }
+
+// The kernels added with the sorted sell layout, the load policies and unrolling, alone: small enough for
+// compute-sanitizer (scripts/device_run.sh sanitize-new).
+TEST_CASE("gpu spmv: sorted sell, load policies and unroll") {
+  Context& ctx = gpu_context();
+  const std::vector<Schedule> schedules = {Schedule::parse("static-256x2-cached"), Schedule::parse("dynamic-128x4-u8"),
+                                           Schedule::parse("static-64x4-tpr4-u4-cached"), Schedule::parse("static-128x4-u1")};
+  for (const char* name : {"real", "complex", "block3"}) {
+    const EntryType& e = entry_type(name);
+    RandomMatrixOptions o;
+    o.rows = 2053;
+    o.cols = 1777;
+    o.mean_row = 9;
+    o.empty_fraction = 0.1;
+    o.long_row = 1500;
+    o.seed = 21;
+    const HostMatrix a = random_matrix(e, o);
+    for (const char* layout : {"sell32s256-aos-aos", "sell16s32-soa-soa", "csr-aos-soa"})
+      for (Precision p : {Precision::f32, Precision::f64}) {
+        const Layout l = Layout::parse(layout);
+        DeviceMatrix da(ctx, a, l, p);
+        DeviceMatrix dt = DeviceMatrix::transposed(ctx, a, l, p);
+        for (const Schedule& sc : schedules)
+          for (Op op : {Op::n, Op::t, Op::h})
+            for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy}) {
+              if (op == Op::n && kind == TransposeKind::copy) continue;
+              const Variant v{e.name, p, l, sc, op, kind};
+              check_variant(ctx, v, a, v.uses_transposed_copy() ? dt : da, 1.0, 0.0);
+              if (op == Op::n) check_variant(ctx, v, a, da, -0.5, 2.0);
+            }
+      }
+  }
+}
 
 TEST_CASE("gpu spmv: transposed products need the right matrix and vector lengths") {
   Context& ctx = gpu_context();
