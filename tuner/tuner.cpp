@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <thread>
@@ -200,6 +201,71 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
     for (const auto& t : twins)
       if (!measured.find(t.name())) out.push_back(t);
   }
+  return out;
+}
+
+namespace {
+
+// The largest block count of the search with t * b within the SM's threads.
+int max_blocks(const ScheduleLimits& limits, int threads) {
+  int best = 1;
+  for (int b : block_counts(limits))
+    if (b * threads <= limits.max_threads_per_sm) best = std::max(best, b);
+  return best;
+}
+
+}  // namespace
+
+std::vector<Variant> coarse_grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits) {
+  if (seed.schedule.kind != ScheduleKind::static_ && seed.schedule.kind != ScheduleKind::dynamic)
+    return grid_variants(entry, seed, limits);
+  std::vector<Variant> out{seed};
+  const auto counts = thread_counts(limits);
+  for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic})
+    for (int t : {64, 256, 1024}) {
+      if (std::find(counts.begin(), counts.end(), t) == counts.end()) continue;
+      const int full = max_blocks(limits, t);
+      for (int b : {full, std::max(1, full / 2)}) {
+        Variant v = seed;
+        v.schedule = Schedule{kind, t, b, seed.schedule.threads_per_row};
+        if (std::none_of(out.begin(), out.end(), [&](const Variant& o) { return o == v; })) out.push_back(v);
+      }
+    }
+  return out;
+}
+
+std::vector<Variant> refined_grid_variants(const Variant& best, const ScheduleLimits& limits) {
+  const Schedule& s = best.schedule;
+  if (s.kind != ScheduleKind::static_ && s.kind != ScheduleKind::dynamic) return {};
+  std::vector<Variant> out;
+  for (int t : thread_counts(limits))
+    for (int b : block_counts(limits)) {
+      if (t * b > limits.max_threads_per_sm || 2 * t < s.threads || t > 2 * s.threads || 2 * b < s.blocks_per_sm ||
+          b > 2 * s.blocks_per_sm)
+        continue;
+      Variant v = best;
+      v.schedule = Schedule{s.kind, t, b, s.threads_per_row};
+      out.push_back(v);
+    }
+  Variant other = best;  // the other kind where the best stands
+  other.schedule = Schedule{s.kind == ScheduleKind::static_ ? ScheduleKind::dynamic : ScheduleKind::static_,
+                            s.threads, s.blocks_per_sm, s.threads_per_row};
+  out.push_back(other);
+  return out;
+}
+
+std::vector<Variant> refined_stage_two(const MatrixRecord& measured, const std::vector<Variant>& coarse,
+                                       const ScheduleLimits& limits) {
+  std::map<std::string, std::pair<double, const Variant*>> best;  // per (layout, tpr, kind) of the coarse grid
+  for (const auto& v : coarse)
+    if (const auto* m = measured.find(v.name()); m && m->ok()) {
+      auto [it, fresh] = best.emplace(layout_tpr_key(v), std::make_pair(m->median_us, &v));
+      if (!fresh && m->median_us < it->second.first) it->second = {m->median_us, &v};
+    }
+  std::vector<Variant> out;
+  for (const auto& [key, b] : best)
+    for (const auto& v : refined_grid_variants(*b.second, limits))
+      if (!measured.find(v.name())) out.push_back(v);
   return out;
 }
 
@@ -471,9 +537,9 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
   pack_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Stage 2: the schedule grid of the best (layout, tpr) pairs of stage 1, of the best csr-aos-aos pair (the
-// schedule-only baseline), and the winners of the domain's other matrices (so the domain winner is
-// measured on every matrix of the domain).
+// Stage 2: the coarse schedule grid of the best (layout, tpr) pairs of stage 1 and of the best csr-aos-aos
+// pair (the schedule-only baseline), and the winners of the domain's other matrices (so the domain winner
+// is measured on every matrix of the domain). refined_stage_two then sweeps around each pair's best.
 std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                                const ScheduleLimits& limits) const {
   const std::string& entry = job.record.entry;
@@ -486,7 +552,7 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
   const EntryType& entry_type = job.a->entry;
   auto add_pair = [&](const Variant& v) {
     if (!chosen.insert(layout_tpr_key(v)).second) return;
-    for (const auto& g : grid_variants(entry_type, v, limits)) sweep.push_back(g);
+    for (const auto& g : coarse_grid_variants(entry_type, v, limits)) sweep.push_back(g);
   };
   for (const auto& [t, v] : ranked)
     if (v.layout.name() == "csr-aos-aos") {
@@ -724,7 +790,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   }
   job.check = std::move(check_);
 
-  const size_t grid = all_schedules(limits, {1}).size();
+  const size_t grid = 33;  // per pair: the coarse grid (13) and about 20 refined schedules
   job.planned = given ? stage1.size()
                       : stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
   job.stage = given ? (quick ? "the model's candidates" : "given variants")
@@ -747,7 +813,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   }
   if (!given) {
     job.stage = "schedule grid";
-    run_variants(job, stage_two_variants(job, stage1, limits));
+    const auto coarse = stage_two_variants(job, stage1, limits);
+    run_variants(job, coarse);
+    job.stage = "schedule grid (refined)";
+    run_variants(job, refined_stage_two(job.record, coarse, limits));
     job.stage = "load policy and unroll";
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
     run_variants(job, policy_twins(job.record, kPolicyTwins, unroll));

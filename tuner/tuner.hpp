@@ -51,8 +51,11 @@ struct TuneOptions {
 };
 
 // The search of DESIGN.md: per matrix and precision, stage 1 measures every layout x threads-per-row with
-// one default schedule; stage 2 measures the whole n_t x n_b x {static, dynamic} grid for the best
-// (layout, threads-per-row) pairs and for the best csr-aos-aos pair (the schedule-only baseline). Every
+// one default schedule (then other windows of a sorted sell that ranks high); stage 2 measures a coarse
+// n_t x n_b x {static, dynamic} grid for the best (layout, threads-per-row) pairs and for the best
+// csr-aos-aos pair (the schedule-only baseline), then every schedule near each pair's best; a last stage
+// times cached-load and unrolled twins of the fastest; the finalists are re-timed (cold on matrices
+// larger than the L2). Every
 // variant is verified on the GPU against the CPU reference before it is timed; failures are recorded and
 // the search goes on. Results go to the database after each matrix (resumable).
 class Tuner {
@@ -143,6 +146,16 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
 // loop iterations unrolled (Schedule::unroll; the tuner asks for them on matrices over half the L2, where
 // loads in flight bound the speed).
 std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll);
+// Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
+// the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,
+// dynamic} and the seed itself (at most 13 schedules); the refined grid around a pair's best is every
+// n_t and n_b within a factor of two of it in the same kind, and the other kind at its n_t and n_b.
+std::vector<Variant> coarse_grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);
+std::vector<Variant> refined_grid_variants(const Variant& best, const ScheduleLimits& limits);
+// The refined grids around the best of each (layout, tpr, kind) pair that `coarse` holds, less what
+// `measured` timed already.
+std::vector<Variant> refined_stage_two(const MatrixRecord& measured, const std::vector<Variant>& coarse,
+                                       const ScheduleLimits& limits);
 // The schedule grid of seed's layout, threads per row, op and kind: every n_t x n_b x {static, dynamic};
 // for hola every n_t x entries per thread that fits in shared memory.
 std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);

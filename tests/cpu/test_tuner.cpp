@@ -349,3 +349,60 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
   hola.cached_matrix = true;
   CHECK_THROWS_WITH(check_schedule(hola), doctest::Contains("cached"));
 }
+
+TEST_CASE("tuner: stage two sweeps a coarse grid, then every schedule near each pair's best") {
+  const ScheduleLimits h100;
+  const EntryType& real = EntryRegistry::instance().get("real");
+  const Variant seed = Variant::parse("real.f32/ell-soa-aos/static-256x8-tpr2");
+  const auto coarse = coarse_grid_variants(real, seed, h100);
+  // the seed, and n_t {64, 256, 1024} x n_b {full, half} x {static, dynamic} (256x8 is among them)
+  CHECK(coarse.size() == 12);
+  std::set<std::string> names;
+  for (const auto& v : coarse) {
+    CHECK_NOTHROW(check_variant(v, 1024, 2048, 32));
+    CHECK(v.schedule.threads_per_row == 2);
+    CHECK(v.layout == seed.layout);
+    names.insert(v.schedule.name());
+  }
+  CHECK(names.count("static-64x32-tpr2"));
+  CHECK(names.count("dynamic-64x16-tpr2"));
+  CHECK(names.count("static-1024x2-tpr2"));
+  CHECK(names.count("dynamic-1024x1-tpr2"));
+  CHECK(names.size() == coarse.size());
+  // hola keeps its whole grid
+  const Variant hola = Variant::parse("real.f64/hola-aos-aos/hola-256x8-ept4");
+  CHECK(coarse_grid_variants(real, hola, h100).size() == grid_variants(real, hola, h100).size());
+
+  // around dynamic-256x4: n_t 128..512, n_b 2..8 within 2048 threads, and static-256x4
+  const auto refined = refined_grid_variants(Variant::parse("real.f32/csr-aos-aos/dynamic-256x4-tpr4"), h100);
+  names.clear();
+  for (const auto& v : refined) {
+    CHECK_NOTHROW(check_variant(v, 1024, 2048, 32));
+    names.insert(v.schedule.name());
+  }
+  CHECK(names.count("static-256x4-tpr4"));
+  CHECK(names.count("dynamic-128x8-tpr4"));
+  CHECK(names.count("dynamic-512x2-tpr4"));
+  CHECK(names.count("dynamic-384x4-tpr4"));
+  CHECK_FALSE(names.count("dynamic-512x8-tpr4"));  // 4096 threads
+  CHECK_FALSE(names.count("dynamic-64x4-tpr4"));   // beyond a factor of two
+  CHECK_FALSE(names.count("static-128x8-tpr4"));   // the other kind only where the best stands
+
+  // refined_stage_two: around the best coarse schedule of each pair, less what was timed
+  MatrixRecord r;
+  auto measured = [&](const Variant& v, double us) {
+    MeasurementRecord m;
+    m.variant = v.name();
+    m.status = "ok";
+    m.median_us = us;
+    r.upsert(m);
+  };
+  for (size_t i = 0; i < coarse.size(); ++i) measured(coarse[i], coarse[i].schedule.name() == "static-64x32-tpr2" ? 5 : 10);
+  const auto next = refined_stage_two(r, coarse, h100);
+  REQUIRE(!next.empty());
+  for (const auto& v : next) {
+    CHECK(v.schedule.threads <= 128);
+    CHECK(v.schedule.blocks_per_sm >= 16);
+    CHECK_FALSE(r.find(v.name()));
+  }
+}
