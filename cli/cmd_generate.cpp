@@ -120,9 +120,8 @@ int run_generate(const std::vector<std::string>& args) {
                     s.family.c_str(), s.entry.c_str(), s.regular ? "regular" : "irregular", s.order.c_str(),
                     s.description.c_str());
     std::printf(
-        "\nsmall: 5-20 MB of compulsory bytes in double (inside a 50 MB L2); large: 150-250 MB; all: small "
-        "and "
-        "large.\n"
+        "\nsmall: 5-20 MB of compulsory bytes in double (inside a 50 MB L2), regular; large: 150-250 MB "
+        "regular and 70-100 MB irregular (<family>_irregular); all: small and large.\n"
         "train: 45 matrices of 0.2-105 MB (about 1.5 GB in all) over five families, regular and irregular, "
         "in "
         "three orders.\n"

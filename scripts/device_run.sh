@@ -55,7 +55,7 @@ for step in "$@"; do
     sanitize-new)  # the kernels of the sorted sell layout, the load policies and unrolling
       for tool in memcheck racecheck; do
         run "sanitize_new_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \
-          -tc="gpu spmv: sorted sell*"
+          -tc="${SANITIZE_NEW_CASES:-gpu spmv: sorted sell*(real)}"
       done ;;
     cache=*) export JITSPARSE_CACHE=${step#cache=}; echo "== cache $JITSPARSE_CACHE" ;;
     *) echo "unknown step $step" ;;

@@ -93,9 +93,17 @@ std::string family_entry(const std::string& family);  // entry type name of the 
 HostMatrix family_matrix(const std::string& family, const TriangleMesh& mesh);  // dirac only
 HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       // the tet families
 
-// ---- the built-in sets. "small" and "large" (= "all", the main job's set): two sizes per family.
-// "small": 5-20 MB of compulsory bytes in double (inside the H100's 50 MB L2); "large": 150-250 MB
-// (bandwidth-bound). All eight are regular meshes in natural order.
+// ---- the built-in sets. "small" and "large" (= "all", the main job's set).
+// "small": 5-20 MB of compulsory bytes in double (inside the H100's 50 MB L2), regular meshes in natural
+// order. "large": the regular meshes at 150-250 MB (bandwidth-bound), and <family>_irregular, one per
+// family incl. an R-MAT graph, irregular valence or skewed rows in random or scan order, 72-100 MB (1.4-2x
+// the L2; measured in double / float: dirac 92.2 / 50.7, elasticity 85.7 / 45.2, helmholtz 72.5 / 43.1,
+// laplacian 99.6 / 65.7, graph 90.3 / 59.6 MB; built in 0.6-1.6 s each on one core).
+// "irregular": one irregular matrix per family at 240-265 MB in double (at least 4x an H100's L2; f32
+// 2.4-2.9x): irregular_dirac_torusflip_scan_260mb (819,200 rows, 5.7M entries), ..._elasticity_porous_
+// random_250mb (247,411 rows, 3.1M blocks), ..._helmholtz_porous_scan_240mb (826,602 rows, 10.6M),
+// ..._laplacian_porous_random_250mb (1.43M rows, 18.4M), ..._graph_rmat_random_260mb (1.2M rows, 19.8M,
+// longest row 41,101). Tuning them takes minutes: bench --builtin irregular, not the main job.
 //
 // "train": matrices for a model that picks the kernel variant of untuned matrices: 45 over the five
 // families (9 each), named train_<family>_<mesh>_<order>_<about the compulsory size in double>. Every one is

@@ -334,20 +334,32 @@ TEST_CASE("builtin: the small set fits in L2 and the set is named and determinis
       CHECK((per_row > 13 && per_row < 15));
   }
   CHECK(matrix_hash(builtin_matrix("dirac_small").matrix) == matrix_hash(set[0].matrix));
-  CHECK(builtin_specs("large").size() == 4);
-  CHECK(builtin_specs("all").size() == 8);
+  CHECK(builtin_specs("large").size() == 9);  // 4 regular, 5 <family>_irregular
+  CHECK(builtin_specs("all").size() == 13);
   CHECK_THROWS_WITH_AS(builtin_matrix("dirac_huge"), doctest::Contains("dirac_large"), InvalidArgument);
   CHECK_THROWS_AS(builtin_specs("medium"), InvalidArgument);
 }
 
 // About 2 s and 0.4 GB: run with --no-skip (or -ns) to check the large sizes after changing the table.
-TEST_CASE("builtin: the large set is 150-250 MB per matrix in double" * doctest::skip()) {
+TEST_CASE("builtin: the large set is 150-250 MB per regular matrix, 70-100 MB per irregular one, in double" *
+          doctest::skip()) {
   for (const auto& spec : builtin_specs("large")) {
     CAPTURE(spec.name);
     const HostMatrix m = spec.make();
     const double mb = compulsory_bytes(m, Precision::f64) / 1e6;
-    CHECK(mb > 150);
-    CHECK(mb < 250);
+    CHECK(mb > (spec.regular ? 150 : 70));
+    CHECK(mb < (spec.regular ? 250 : 100));
+  }
+}
+
+// About 20 s and 3 GB: the irregular set (bench --builtin irregular) is at least 4x an H100's L2 in double.
+TEST_CASE("builtin: the irregular set is 240-265 MB per matrix in double" * doctest::skip()) {
+  for (const auto& spec : builtin_specs("irregular")) {
+    CAPTURE(spec.name);
+    CHECK_FALSE(spec.regular);
+    const double mb = compulsory_bytes(spec.make(), Precision::f64) / 1e6;
+    CHECK(mb > 240);
+    CHECK(mb < 265);
   }
 }
 
@@ -486,16 +498,19 @@ TEST_CASE("builtin: the graph family has no mesh and says so") {
 }
 
 TEST_CASE("builtin: the train set is varied, named and leaves the built-in set alone") {
-  // The main job's set: the same eight names, all regular and in natural order.
+  // The main job's set: eight regular matrices in natural order, then one irregular one per family in a
+  // random or scan order.
   std::vector<std::string> all;
   for (const auto& s : builtin_specs("all")) {
     all.push_back(s.name);
-    CHECK(s.regular);
-    CHECK(s.order == "natural");
+    CHECK(s.regular == (s.name.find("_irregular") == std::string::npos));
+    CHECK(s.order == (s.regular ? "natural" : s.order == "random" ? "random" : "scan"));
+    CHECK(s.description.find(s.regular ? "; regular" : "; irregular") != std::string::npos);
   }
-  CHECK(all == std::vector<std::string>{"dirac_small", "elasticity_small", "helmholtz_small",
-                                        "laplacian_small", "dirac_large", "elasticity_large",
-                                        "helmholtz_large", "laplacian_large"});
+  CHECK(all == std::vector<std::string>{"dirac_small", "elasticity_small", "helmholtz_small", "laplacian_small",
+                                        "dirac_large", "elasticity_large", "helmholtz_large", "laplacian_large",
+                                        "dirac_irregular", "elasticity_irregular", "helmholtz_irregular",
+                                        "laplacian_irregular", "graph_irregular"});
 
   const auto specs = builtin_specs("train");
   CHECK(specs.size() >= 40);

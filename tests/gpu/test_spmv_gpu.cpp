@@ -219,11 +219,11 @@ TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quat
 
 // The kernels added with the sorted sell layout, the load policies and unrolling, alone: small enough for
 // compute-sanitizer (scripts/device_run.sh sanitize-new).
-TEST_CASE("gpu spmv: sorted sell, load policies and unroll") {
+static void run_new_kernels(const char* name) {
   Context& ctx = gpu_context();
   const std::vector<Schedule> schedules = {Schedule::parse("static-256x2-cached"), Schedule::parse("dynamic-128x4-u8"),
                                            Schedule::parse("static-64x4-tpr4-u4-cached"), Schedule::parse("static-128x4-u1")};
-  for (const char* name : {"real", "complex", "block3"}) {
+  {
     const EntryType& e = entry_type(name);
     RandomMatrixOptions o;
     o.rows = 2053;
@@ -249,6 +249,10 @@ TEST_CASE("gpu spmv: sorted sell, load policies and unroll") {
       }
   }
 }
+
+TEST_CASE("gpu spmv: sorted sell, load policies and unroll (real)") { run_new_kernels("real"); }
+TEST_CASE("gpu spmv: sorted sell, load policies and unroll (complex)") { run_new_kernels("complex"); }
+TEST_CASE("gpu spmv: sorted sell, load policies and unroll (block3)") { run_new_kernels("block3"); }
 
 TEST_CASE("gpu spmv: transposed products need the right matrix and vector lengths") {
   Context& ctx = gpu_context();
