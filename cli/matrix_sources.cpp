@@ -79,10 +79,13 @@ const LoadedMatrix* MatrixQueue::next() {
     current_ = LoadedMatrix{std::move(p.matrix), current_->domain + "@" + to_string(ordering_)};
     return &*current_;
   }
-  current_.reset();  // before loading the next: one large matrix at a time
+  current_.reset();  // the one handed out last is done with: at most this and the prefetched one are held
   if (next_source_ == sources_.size()) return nullptr;
   const MatrixSource& src = sources_[next_source_++];
-  current_ = LoadedMatrix{src.load(), src.domain};
+  // A failed load rethrows here, when its matrix is reached, as a load on this thread would.
+  current_ = LoadedMatrix{prefetch_.valid() ? prefetch_.get() : src.load(), src.domain};
+  if (next_source_ < sources_.size())
+    prefetch_ = std::async(std::launch::async, sources_[next_source_].load);
   const HostMatrix& a = current_->matrix;
   if (ordering_ != Ordering::none) {
     reorder_next_ = a.rows == a.cols;

@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +30,9 @@ struct LoadedMatrix {
   std::string domain;
 };
 
-// Hands out the matrices of a source list one at a time, each loaded when reached (a large one is held
-// alone). With Ordering::rcm each square matrix is followed by its reverse Cuthill-McKee renumbering
+// Hands out the matrices of a source list one at a time. While one is in use, the next source loads on
+// a background thread (generating or reading a large matrix takes seconds of one core that tuning the
+// previous one hides), so at most two are held: the current one and the next. With Ordering::rcm each square matrix is followed by its reverse Cuthill-McKee renumbering
 // P A P^T, named "<name>@rcm" (its own database record) in domain "<domain>@rcm" (so reordering never
 // changes the winner of the original matrices' domain); the time and the bandwidth before and after go to
 // stderr. A non-square matrix is not reordered and a note says so.
@@ -47,6 +49,7 @@ class MatrixQueue {
   Ordering ordering_;
   size_t next_source_ = 0;
   std::optional<LoadedMatrix> current_;
+  std::future<HostMatrix> prefetch_;  // sources_[next_source_], loading in the background (when valid)
   bool reorder_next_ = false;  // current_ is a square original whose reordering comes next
 };
 

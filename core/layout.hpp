@@ -72,6 +72,10 @@ struct Layout {
   bool operator!=(const Layout& o) const { return !(*this == o); }
   bool uses_row_ptr() const { return outer == OuterLayout::csr || outer == OuterLayout::hola; }  // csr arrays
   bool sorted() const { return outer == OuterLayout::sell && sigma > 0; }  // stored rows go through row_perm
+  // The matrix arrays do not depend on the vector layout: one packed matrix serves both vector layouts.
+  bool same_matrix_arrays(const Layout& o) const {
+    return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner;
+  }
 };
 
 // Window sizes a sorted sell layout accepts: multiples of its K from K to 2^20 that are powers of two.

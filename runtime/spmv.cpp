@@ -14,7 +14,8 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
   const std::string who = "variant " + v.name() + ": ";
   if (v.entry != a.entry()) throw InvalidArgument(who + "the matrix holds '" + a.entry() + "' entries");
   if (v.precision != a.precision()) throw InvalidArgument(who + "the matrix is packed in " + to_string(a.precision()));
-  if (v.layout != a.layout()) throw InvalidArgument(who + "the matrix is packed as " + a.layout().name());
+  if (!v.layout.same_matrix_arrays(a.layout()))  // the vector layout is the vectors' (checked below)
+    throw InvalidArgument(who + "the matrix is packed as " + a.layout().name());
   if (v.uses_transposed_copy() != a.is_transposed_copy())
     throw InvalidArgument(who + (a.is_transposed_copy() ? "the matrix is a transposed copy, which only copy-kind "
                                                           "variants of op t and h use"
