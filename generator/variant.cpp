@@ -82,7 +82,7 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
   } else if (s.entries_per_thread != 1) {
     throw InvalidArgument("schedule " + n + ": entries per thread belong to hola schedules only");
   }
-  const bool row_family = s.kind == ScheduleKind::static_ || s.kind == ScheduleKind::dynamic;
+  const bool row_family = s.row_family();
   if (s.cached_matrix && !row_family)
     throw InvalidArgument("schedule " + n + ": the cached load policy belongs to static and dynamic schedules only");
   if (s.unroll != 2 && !row_family)

@@ -40,6 +40,8 @@ struct Schedule {
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
   int entries_per_block() const { return threads * entries_per_thread; }
+  // static and dynamic: the row kernels (csr, ell, sell), the only ones with a load policy and unrolling
+  bool row_family() const { return kind == ScheduleKind::static_ || kind == ScheduleKind::dynamic; }
   bool operator==(const Schedule& o) const {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
            threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread &&

@@ -193,8 +193,7 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
   for (const MeasurementRecord* m : ok) {
     if (considered >= n) break;
     const Variant v = Variant::parse(m->variant);
-    const bool row_family = v.schedule.kind == ScheduleKind::static_ || v.schedule.kind == ScheduleKind::dynamic;
-    if (!row_family || v.schedule.cached_matrix || v.schedule.unroll != 2) continue;
+    if (!v.schedule.row_family() || v.schedule.cached_matrix || v.schedule.unroll != 2) continue;
     ++considered;
     std::vector<Variant> twins(1, v);
     twins[0].schedule.cached_matrix = true;
@@ -222,8 +221,7 @@ int max_blocks(const ScheduleLimits& limits, int threads) {
 }  // namespace
 
 std::vector<Variant> coarse_grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits) {
-  if (seed.schedule.kind != ScheduleKind::static_ && seed.schedule.kind != ScheduleKind::dynamic)
-    return grid_variants(entry, seed, limits);
+  if (!seed.schedule.row_family()) return grid_variants(entry, seed, limits);
   std::vector<Variant> out{seed};
   const auto counts = thread_counts(limits);
   for (ScheduleKind kind : {ScheduleKind::static_, ScheduleKind::dynamic})
@@ -241,7 +239,7 @@ std::vector<Variant> coarse_grid_variants(const EntryType& entry, const Variant&
 
 std::vector<Variant> refined_grid_variants(const Variant& best, const ScheduleLimits& limits) {
   const Schedule& s = best.schedule;
-  if (s.kind != ScheduleKind::static_ && s.kind != ScheduleKind::dynamic) return {};
+  if (!s.row_family()) return {};
   std::vector<Variant> out;
   for (int t : thread_counts(limits))
     for (int b : block_counts(limits)) {

@@ -350,6 +350,12 @@ TEST_CASE("model: its coordinates rank similar matrices nearer and saturate agai
   for (double v : coords(empty, 0)) CHECK(std::isfinite(v));
 }
 
+// The model's prediction for a real matrix never tuned, in double, op n.
+Prediction predict_real_f64(const SelectionModel& model, const HostMatrix& a) {
+  return model.predict({compute_features(a), static_cast<double>(compulsory_bytes(a, Precision::f64)), "real",
+                        Precision::f64, Op::n, false});
+}
+
 TEST_CASE("model: a layout's padding on the query scales what its neighbours measured (ELL from grids)") {
   // Only regular grids were tuned, where ELL wins; the query's rows vary (lengths 1..13, one long row), so
   // ELL would read about max/mean times the entries there: it must not be the first choice.
@@ -364,20 +370,16 @@ TEST_CASE("model: a layout's padding on the query scales what its neighbours mea
     o.band = 40;
     o.long_row = 60;
     const HostMatrix irregular = random_matrix(EntryRegistry::instance().get("real"), o);
-    const MatrixFeatures f = compute_features(irregular);
-    REQUIRE(f.max_row >= 60);
+    REQUIRE(compute_features(irregular).max_row >= 60);
     const SelectionModel model(db, test_gpu().l2_bytes);
-    const Prediction p =
-        model.predict({f, static_cast<double>(compulsory_bytes(irregular, Precision::f64)), "real", Precision::f64, Op::n, false});
+    const Prediction p = predict_real_f64(model, irregular);
     REQUIRE(!p.ranked.empty());
     CHECK(p.ranked.front().variant != kEll);
     const auto ell = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
     REQUIRE(ell != p.ranked.end());
     CHECK(ell->expected_relative > 2.0);  // about max/mean of the entry bytes, plus the vectors
     // On a grid like the neighbours, nothing changes: ELL stays first.
-    const HostMatrix grid = banded(7000, 7, "grid");
-    const Prediction g = model.predict(
-        {compute_features(grid), static_cast<double>(compulsory_bytes(grid, Precision::f64)), "real", Precision::f64, Op::n, false});
+    const Prediction g = predict_real_f64(model, banded(7000, 7, "grid"));
     REQUIRE(!g.ranked.empty());
     CHECK(g.ranked.front().variant == kEll);
   }
@@ -432,14 +434,11 @@ TEST_CASE("model: a query with rows far longer than any neighbour's gets a varia
     o.long_row = 20000;
     const HostMatrix skewed = random_matrix(EntryRegistry::instance().get("real"), o);
     const SelectionModel model(db, test_gpu().l2_bytes);
-    const Prediction p = model.predict(
-        {compute_features(skewed), static_cast<double>(compulsory_bytes(skewed, Precision::f64)), "real", Precision::f64, Op::n, false});
+    const Prediction p = predict_real_f64(model, skewed);
     REQUIRE(!p.ranked.empty());
     CHECK(p.ranked.front().variant == hola);
     // the grids themselves still get ELL
-    const HostMatrix grid = banded(7000, 7, "grid");
-    const Prediction g = model.predict(
-        {compute_features(grid), static_cast<double>(compulsory_bytes(grid, Precision::f64)), "real", Precision::f64, Op::n, false});
+    const Prediction g = predict_real_f64(model, banded(7000, 7, "grid"));
     REQUIRE(!g.ranked.empty());
     CHECK(g.ranked.front().variant == kEll);
   }
