@@ -33,7 +33,7 @@ struct TuneOptions {
   std::vector<std::string> hisparse_layouts = {"hisparse32c2-aos-aos", "hisparse64c2-aos-aos", "hisparse64c4-aos-aos"};
   Op op = Op::n;                       // the product tuned: A x, A^T x or A^H x (a record per op)
   bool deterministic = false;          // only variants whose result bits never change (no float atomics)
-  int top_layouts = 2;                 // (layout, threads per row) pairs whose whole n_t x n_b grid is measured
+  int top_layouts = 2;                 // (layout, threads per row) pairs whose n_t x n_b grid is measured (coarse, refined)
   TimingOptions search_timing{1, 3, 0.3, 100000};  // quick timing while searching
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
   // A matrix whose compulsory bytes exceed the L2: the finalists (kColdCandidates fastest warm, and the
