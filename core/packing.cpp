@@ -442,7 +442,6 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
   check_matrix_sizes(a);
   if (layout.outer == OuterLayout::hisparse) return pack_hisparse(a, layout, precision);
   if (layout.sorted()) {  // sell-K of the rows in sorted order, and where each stored row's y goes
-    check_sell(layout);
     std::vector<int32_t> order = stored_row_order(a, layout);
     Layout unsorted = layout;
     unsorted.sigma = 0;
@@ -511,25 +510,10 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
   return m;
 }
 
-void repack_values(PackedMatrix& m, const HostMatrix& a) {
-  check_matrix_sizes(a);
-  if (m.layout.outer == OuterLayout::hisparse) return repack_hisparse_values(m, a);
-  if (m.layout.sorted()) {
-    if (a.rows != m.rows || static_cast<int64_t>(m.row_perm.size()) != m.rows_padded)
-      throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" +
-                            std::to_string(a.rows) + " rows, packed " + std::to_string(m.rows) + ")");
-    std::vector<int32_t> order(m.row_perm.begin(), m.row_perm.begin() + m.rows);
-    const Layout sorted = m.layout;
-    m.layout.sigma = 0;  // the packed arrays are sell-K of the rows in `order`
-    try {
-      repack_values(m, rows_in_order(a, order));
-    } catch (...) {
-      m.layout = sorted;
-      throw;
-    }
-    m.layout = sorted;
-    return;
-  }
+namespace {
+
+// repack_values on the stored rows: `a` holds them in the packed order.
+void repack_stored_rows(PackedMatrix& m, const HostMatrix& a) {
   auto mismatch = [&](const std::string& what) {
     throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" + what + ")");
   };
@@ -554,6 +538,22 @@ void repack_values(PackedMatrix& m, const HostMatrix& a) {
   else
     write_values<double>(m, a, false);
 }
+
+}  // namespace
+
+void repack_values(PackedMatrix& m, const HostMatrix& a) {
+  check_matrix_sizes(a);
+  if (m.layout.outer == OuterLayout::hisparse) return repack_hisparse_values(m, a);
+  if (m.layout.sorted()) {  // the packed arrays are sell-K of the rows in row_perm's order
+    if (a.rows != m.rows || static_cast<int64_t>(m.row_perm.size()) != m.rows_padded)
+      throw InvalidArgument("repack_values: matrix '" + a.name + "' does not match the packed pattern (" +
+                            std::to_string(a.rows) + " rows, packed " + std::to_string(m.rows) + ")");
+    const std::vector<int32_t> order(m.row_perm.begin(), m.row_perm.begin() + m.rows);
+    return repack_stored_rows(m, rows_in_order(a, order));
+  }
+  repack_stored_rows(m, a);
+}
+
 
 int64_t packed_vector_bytes(int64_t n, int vector_components, VectorLayout layout, Precision precision) {
   const int64_t len = layout == VectorLayout::soa ? vector_stride(n) : n;

@@ -261,7 +261,7 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
   RandomMatrixOptions o;
   o.rows = o.cols = 3000;
   o.mean_row = 7;  // lengths 1..13: sorting halves sell32's padding
-  CHECK(sorted_sell_pays(random_matrix(real, o)));
+  CHECK(sorted_sell_pays(compute_features(random_matrix(real, o)), 1));
   // equal rows: sorting cuts nothing and costs a row order
   HostMatrix grid;
   grid.entry = real;
@@ -274,7 +274,7 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
     std::sort(grid.col_idx.end() - 5, grid.col_idx.end());
     grid.row_ptr.push_back(static_cast<int32_t>(grid.col_idx.size()));
   }
-  CHECK_FALSE(sorted_sell_pays(grid));
+  CHECK_FALSE(sorted_sell_pays(compute_features(grid), 1));
 
   // Windows: only when the fastest sorted pair ranks among the top pairs of stage one.
   const auto v = [](const std::string& name) { return Variant::parse(name); };
