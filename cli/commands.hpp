@@ -18,6 +18,8 @@ int run_info(const std::vector<std::string>& args);
 int run_tune(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
+int run_bench_add(const std::vector<std::string>& args);
+int run_memory(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
 int run_predict(const std::vector<std::string>& args);

@@ -84,6 +84,11 @@ class HiSparseMatrix {
   HiSparseMatrix() = default;
   // Throws InvalidArgument on bad options; `a` must be valid (sorted, unique columns per row).
   static HiSparseMatrix build(const HostMatrix& a, Precision precision, const HiSparseOptions& options = {});
+  // A tree made elsewhere (the GPU's A + B): the pool is taken as it is, nodes anywhere in it, and walked
+  // once to check every pointer and count the entries. Throws InvalidArgument when it is corrupt.
+  static HiSparseMatrix from_pool(const EntryType& entry, Precision precision, int32_t rows, int32_t cols,
+                                  const HiSparseOptions& options, std::vector<uint8_t> pool, uint64_t root,
+                                  std::string name);
 
   // The matrix as seen: transposed sizes when transposed().
   int32_t rows() const { return transposed_ ? cols_ : rows_; }
@@ -92,6 +97,7 @@ class HiSparseMatrix {
   int32_t stored_rows() const { return rows_; }
   int32_t stored_cols() const { return cols_; }
   int64_t nnz() const { return nnz_; }
+  const std::string& name() const { return name_; }
   const EntryType& entry() const { return entry_; }
   Precision precision() const { return precision_; }
   int entry_bytes() const { return entry_.num_components() * scalar_bytes(precision_); }

@@ -1,6 +1,7 @@
 // HiSparse read side: one checked tree walk serves to_host() and the statistics.
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -197,6 +198,37 @@ HiSparseStats hisparse_statistics(const HiSparseMatrix& m) {
   Walker(m, v).run();
   s.bytes_per_entry = s.entries == 0 ? 0 : static_cast<double>(s.pool_bytes) / s.entries;
   return s;
+}
+
+HiSparseMatrix HiSparseMatrix::from_pool(const EntryType& entry, Precision precision, int32_t rows, int32_t cols,
+                                         const HiSparseOptions& options, std::vector<uint8_t> pool, uint64_t root,
+                                         std::string name) {
+  options.validate();
+  if (rows < 0 || cols < 0) throw InvalidArgument("hisparse: negative size");
+  if (root != 0 && (hi_offset(root) >= pool.size() || hi_type(root) == HiNodeType::empty))
+    throw InvalidArgument("hisparse: root pointer " + std::to_string(root) + " outside a pool of " +
+                          std::to_string(pool.size()) + " bytes");
+  HiSparseMatrix m;
+  m.entry_ = entry;
+  m.name_ = std::move(name);
+  m.precision_ = precision;
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.options_ = options;
+  m.levels_ = hi_levels(rows, cols, options.d);
+  m.pool_ = std::move(pool);
+  m.root_ = root;
+  int64_t entries = 0;
+  Visitor v;
+  v.entry = [&](int64_t row, int64_t col, const uint8_t*) {
+    if (row >= rows || col >= cols)
+      throw InvalidArgument("hisparse: an entry at (" + std::to_string(row) + ", " + std::to_string(col) +
+                            ") lies outside the " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+    ++entries;
+  };
+  Walker(m, v).run();
+  m.nnz_ = entries;
+  return m;
 }
 
 }  // namespace jitsparse

@@ -1,0 +1,103 @@
+// jitsparse memory: the bytes of HiSparse against CSR with 32-bit indices over a set of matrices, for every
+// node width, in both precisions (issue 9's memory table). Needs no GPU.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/matrix_sources.hpp"
+#include "cli/options.hpp"
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "core/hisparse.hpp"
+
+namespace jitsparse::cli {
+namespace {
+
+constexpr int kWidths[] = {16, 32, 64, 128, 256};
+
+int64_t csr32_bytes(const HostMatrix& a, Precision p) {
+  return 4 * (int64_t{a.rows} + 1) + a.nnz() * (4 + a.components() * scalar_bytes(p));
+}
+
+}  // namespace
+
+int run_memory(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "jitsparse memory [matrices or folders...] [options]\n\n"
+      "For each matrix and precision: the bytes of CSR with 32-bit indices (row pointers, column indices,\n"
+      "values) and of the HiSparse pool for node widths 16 to 256 (COO leaves of the given width, dense leaves\n"
+      "where smaller), their ratio, and the mean ratio per entry type and precision at the end. Work lists of\n"
+      "the HiSparse products (about 12 B per leaf) are not counted: the pool is the format. Needs no GPU.\n\nOptions");
+  opts.add_options()("help,h", "show this help")
+      ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
+      ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
+      ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
+      ("builtin", po::value<std::string>()->default_value("small"), "without matrices: small, large, all, train or irregular built-in matrices")
+      ("coo-width", po::value<int>()->default_value(2), "COO leaf width X: 1, 2 or 4")
+      ("output,o", po::value<std::string>(), "also write the rows as JSON to this file");
+  const auto parsed = parse_command_line(args, opts, "matrix");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  add_entry_configs(vm);
+  const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
+  const int width = vm["coo-width"].as<int>();
+  MatrixQueue matrices(matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
+                                      vm["builtin"].as<std::string>()),
+                       Ordering::none);
+  std::printf("%-30s %-15s %-4s %10s %12s", "matrix", "entry", "prec", "nnz", "CSR32 MB");
+  for (int d : kWidths) std::printf(" %7s%-3d", "d", d);
+  std::printf(" %8s\n", "best");
+  nlohmann::json rows = nlohmann::json::array();
+  std::map<std::string, std::vector<double>> ratios;  // "entry prec" -> best ratio per matrix
+  std::map<std::string, std::map<int, std::vector<double>>> by_width;
+  while (const LoadedMatrix* m = matrices.next()) {
+    const HostMatrix& a = m->matrix;
+    for (Precision p : precisions) {
+      if (!a.entry.supports(to_string(p))) continue;
+      const int64_t csr = csr32_bytes(a, p);
+      const std::string key = a.entry.name + " " + to_string(p);
+      nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
+                          {"rows", a.rows}, {"cols", a.cols}, {"nnz", a.nnz()}, {"csr32_bytes", csr}, {"coo_width", width}};
+      std::printf("%-30s %-15s %-4s %10lld %12.3f", a.name.substr(0, 30).c_str(), a.entry.name.c_str(),
+                  to_string(p).c_str(), static_cast<long long>(a.nnz()), csr / 1e6);
+      double best = 0;
+      for (int d : kWidths) {
+        HiSparseOptions o;
+        o.d = d;
+        o.coo_width = width;
+        const uint64_t bytes = HiSparseMatrix::build(a, p, o).pool().size();
+        const double ratio = csr > 0 ? static_cast<double>(bytes) / static_cast<double>(csr) : 0;
+        r["hisparse_bytes"][std::to_string(d)] = bytes;
+        std::printf(" %9.3fx", ratio);
+        best = d == kWidths[0] ? ratio : std::min(best, ratio);
+        by_width[key][d].push_back(ratio);
+      }
+      r["best_ratio"] = best;
+      std::printf(" %7.3fx\n", best);
+      std::fflush(stdout);
+      ratios[key].push_back(best);
+      rows.push_back(r);
+    }
+  }
+  std::printf("\nmean of HiSparse bytes / CSR32 bytes over the matrices (best d per matrix; then each fixed d)\n");
+  for (const auto& [key, v] : ratios) {
+    double sum = 0;
+    for (double x : v) sum += x;
+    std::printf("%-24s %3zu matrices: best %.3fx", key.c_str(), v.size(), sum / static_cast<double>(v.size()));
+    for (int d : kWidths) {
+      double s = 0;
+      for (double x : by_width[key][d]) s += x;
+      std::printf(", d%d %.3fx", d, s / static_cast<double>(v.size()));
+    }
+    std::printf("\n");
+  }
+  if (vm.count("output")) write_file_atomically(vm["output"].as<std::string>(), nlohmann::json{{"rows", rows}}.dump(1));
+  return 0;
+}
+
+}  // namespace jitsparse::cli

@@ -1,0 +1,37 @@
+#include "runtime/device_hisparse.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace jitsparse {
+
+DeviceHiSparse::DeviceHiSparse(const HiSparseMatrix& m, cudaStream_t stream)
+    : entry_(m.entry()),
+      name_(m.name()),
+      precision_(m.precision()),
+      rows_(m.stored_rows()),
+      cols_(m.stored_cols()),
+      options_(m.options()),
+      used_bytes_(m.pool().size()),
+      root_(m.root()),
+      transposed_(m.transposed()),
+      scale_(m.scale()) {
+  const HiSparseStats s = hisparse_statistics(m);
+  level_nodes_.assign(m.levels(), 0);
+  for (int l = 0; l < m.levels(); ++l) level_nodes_[l] = std::accumulate(s.nodes[l].begin(), s.nodes[l].end(), int64_t{0});
+  pool_ = DeviceBuffer(std::max<size_t>(m.pool().size(), 16), "hisparse pool");
+  if (!m.pool().empty()) pool_.upload(m.pool().data(), m.pool().size(), stream);
+}
+
+int64_t DeviceHiSparse::nodes() const { return std::accumulate(level_nodes_.begin(), level_nodes_.end(), int64_t{0}); }
+
+HiSparseMatrix DeviceHiSparse::download(cudaStream_t stream) const {
+  std::vector<uint8_t> pool(used_bytes_);
+  if (used_bytes_ > 0) pool_.download(pool.data(), used_bytes_, stream);
+  HiSparseMatrix m = HiSparseMatrix::from_pool(entry_, precision_, rows_, cols_, options_, std::move(pool), root_, name_);
+  if (transposed_) m.transpose();
+  m.set_scale(scale_);
+  return m;
+}
+
+}  // namespace jitsparse

@@ -1,0 +1,58 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/op.hpp"
+#include "runtime/context.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/device_hisparse.hpp"
+
+namespace jitsparse {
+
+// C = alpha op_a(A) + beta op_b(B) on the GPU, HiSparse in and out (issue 9), by the dual traversal of
+// templates/jitsparse/hisparse_add.cuh: one launch per tree level, output nodes taken from a pool.
+// op is applied on top of each operand's own state (transpose flag, scale); op h stores adjoint entries
+// (core/entry_adjoint.hpp: refused for a type whose adjoint is not an entry of the type). C is stored
+// untransposed with scale 1, with A's node width, COO width and dense-leaf rule.
+//
+// A plan: the constructor checks the operands, compiles its two kernels (NVRTC, cubin cache) and
+// allocates C's pool and the work lists for the worst case (every node of both trees distinct), so
+// enqueue() only launches and can be timed; take_result() waits and hands over C.
+class HiSparseAdd {
+ public:
+  // Throws InvalidArgument when the entry types, precisions, node widths or the sizes of op_a(A) and
+  // op_b(B) differ, or op h is asked of a type without an entry adjoint.
+  HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b);
+
+  // The launches on ctx.stream() (no host synchronisation). Reuses C's pool: run again after
+  // take_result() only with a fresh plan.
+  void enqueue(double alpha, double beta);
+  // Waits for the stream and returns C. Throws Error if the pool bound was exceeded (a bug: it cannot
+  // happen for valid operands) and InvalidArgument if called before enqueue().
+  DeviceHiSparse take_result();
+
+  uint64_t capacity_bytes() const { return capacity_; }
+  int levels() const { return levels_; }
+
+ private:
+  Context* ctx_;
+  const DeviceHiSparse* a_;
+  const DeviceHiSparse* b_;
+  bool trans_a_, trans_b_;
+  DeviceBuffer map_a_, map_b_;  // op h: the entry adjoint as C x C scalars of the precision
+  cudaKernel_t inner_ = nullptr, leaf_ = nullptr;
+  int block_ = 64;
+  int levels_ = 1;
+  uint64_t capacity_ = 0;
+  DeviceBuffer out_, state_, items_, counts_;
+  std::vector<uint64_t> level_offset_, level_capacity_;  // items of each level in items_
+  int max_grid_ = 1;
+  bool enqueued_ = false;
+  double alpha_ = 1, beta_ = 1;
+};
+
+// One addition: plan, enqueue, result.
+DeviceHiSparse hisparse_add(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b,
+                            double alpha = 1, double beta = 1);
+
+}  // namespace jitsparse

@@ -1,0 +1,318 @@
+// HiSparse addition on the GPU (issue 9): C = a_coef op_a(A) + b_coef op_b(B), HiSparse in and out
+// (the pool format of core/hisparse.hpp).
+//
+// A dual traversal, one tree level per launch from the root down (DESIGN.md: work discovered at run time;
+// a launch per level replaces the paper's spinning controller, which CDP2 cannot synchronise). A work
+// item is a pair of nodes at the same place, one from each tree (0 where that tree has nothing there),
+// and the byte offset of the slot in C's pool that receives the output node's pointer. One block takes
+// one item at a time:
+//   1. marks the cells of op(A)'s and op(B)'s children (or entries) in a d x d bitmap in shared memory,
+//      transposing the local coordinates of an operand read as its transpose;
+//   2. counts them, and ranks every cell in row-major order by a block scan of the words' bit counts;
+//   3. picks the smaller node type (the build's rule), takes its bytes from C's pool with one atomicAdd
+//      (nodes are placed in no fixed order, their contents are fixed) and writes its pointer to the slot;
+//   4. inner nodes: writes the union's coordinates and appends one item per child to the next level's
+//      list (another atomicAdd); leaves: writes coordinates, then A's scaled entries, then adds B's.
+// Every byte of an output node is written (the pool is not cleared first). A leaf whose entries cancel
+// to +0 in every component stays in a COO leaf as an explicit zero and vanishes from a dense one
+// (core/hisparse.hpp, limits). Past the pool's capacity a block sets the overflow flag and writes
+// nothing; the host reports it.
+#pragma once
+#include "jitsparse/hisparse_add_params.cuh"
+
+namespace jitsparse {
+
+__device__ __forceinline__ unsigned long long hi_add_round16(unsigned long long b) { return (b + 15) & ~15ull; }
+
+template <class T>
+__device__ __forceinline__ bool hi_add_zero_bits(T v) {
+  if constexpr (sizeof(T) == 8)
+    return __double_as_longlong(v) == 0;
+  else
+    return __float_as_uint(v) == 0;
+}
+
+// The block's d x d bitmap of occupied cells with row-major ranks.
+template <int D, int NT>
+struct HiAddBitmap {
+  static constexpr int W = D * D / 32;             // words
+  static constexpr int PER = (W + NT - 1) / NT;    // words per thread, contiguous
+  unsigned* bits;
+  unsigned* prefix;   // exclusive prefix of the words' bit counts
+  unsigned* scratch;  // NT + 1
+
+  __device__ __forceinline__ void clear() const {
+    for (int i = threadIdx.x; i < W; i += NT) bits[i] = 0;
+  }
+  __device__ __forceinline__ void mark(int cell) const { atomicOr(bits + (cell >> 5), 1u << (cell & 31)); }
+  __device__ __forceinline__ bool has(int cell) const { return (bits[cell >> 5] >> (cell & 31)) & 1u; }
+  __device__ __forceinline__ unsigned rank(int cell) const {
+    return prefix[cell >> 5] + __popc(bits[cell >> 5] & ((1u << (cell & 31)) - 1u));
+  }
+  // After the marks (and a barrier): fills prefix, returns the number of cells. Ends with a barrier.
+  __device__ __forceinline__ unsigned scan() const {
+    const int first = threadIdx.x * PER;
+    unsigned mine = 0;
+    for (int i = 0; i < PER; ++i)
+      if (first + i < W) mine += __popc(bits[first + i]);
+    scratch[threadIdx.x] = mine;
+    __syncthreads();
+    for (int off = 1; off < NT; off <<= 1) {  // Hillis-Steele inclusive scan
+      const unsigned v = threadIdx.x >= off ? scratch[threadIdx.x - off] : 0u;
+      __syncthreads();
+      scratch[threadIdx.x] += v;
+      __syncthreads();
+    }
+    unsigned run = scratch[threadIdx.x] - mine;
+    for (int i = 0; i < PER; ++i)
+      if (first + i < W) {
+        prefix[first + i] = run;
+        run += __popc(bits[first + i]);
+      }
+    const unsigned total = scratch[NT - 1];
+    __syncthreads();
+    return total;
+  }
+  // f(cell, rank) for every occupied cell, each by one thread.
+  template <class F>
+  __device__ __forceinline__ void for_each(F f) const {
+    for (int i = 0; i < PER; ++i) {
+      const int w = threadIdx.x * PER + i;
+      if (w >= W) break;
+      unsigned word = bits[w];
+      unsigned r = prefix[w];
+      while (word) {
+        const int b = __ffs(word) - 1;
+        word &= word - 1;
+        f(w * 32 + b, r++);
+      }
+    }
+  }
+};
+
+// f(cell, child pointer) for every child of an inner node, cells in the orientation read.
+template <int D, int NT, class F>
+__device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsigned long long ptr, int trans, F f) {
+  if (ptr == 0) return;
+  const unsigned char* node = pool + (ptr & ~15ull);
+  if ((ptr & 15) == kHiAddDenseInner) {
+    const unsigned long long* c = reinterpret_cast<const unsigned long long*>(node);
+    for (int k = threadIdx.x; k < D * D; k += NT) {
+      const unsigned long long p = c[k];
+      if (p != 0) f(trans ? (k % D) * D + k / D : k, p);
+    }
+  } else {
+    const unsigned n = *reinterpret_cast<const unsigned*>(node);
+    const unsigned char* xy = node + 16;
+    const unsigned long long* c = reinterpret_cast<const unsigned long long*>(node + 16 + hi_add_round16(2ull * n));
+    for (unsigned k = threadIdx.x; k < n; k += NT) {
+      const int r = xy[2 * k], col = xy[2 * k + 1];
+      f(trans ? col * D + r : r * D + col, c[k]);
+    }
+  }
+}
+
+// f(cell, entry) for every entry of a leaf (C scalars each); a dense leaf's cells whose bytes are all
+// zero are no entries.
+template <class T, int C, int D, int NT, class F>
+__device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsigned long long ptr, int trans, F f) {
+  if (ptr == 0) return;
+  const unsigned char* node = pool + (ptr & ~15ull);
+  if ((ptr & 15) == kHiAddDenseLeaf) {
+    const T* cells = reinterpret_cast<const T*>(node);
+    for (int k = threadIdx.x; k < D * D; k += NT) {
+      bool any = false;
+#pragma unroll
+      for (int c = 0; c < C; ++c) any |= !hi_add_zero_bits(cells[k * C + c]);
+      if (any) f(trans ? (k % D) * D + k / D : k, cells + k * C);
+    }
+  } else {
+    const unsigned n = reinterpret_cast<const unsigned*>(node)[0];
+    const unsigned padded = reinterpret_cast<const unsigned*>(node)[1];
+    const unsigned char* xy = node + 16;
+    const T* entries = reinterpret_cast<const T*>(node + 16 + hi_add_round16(2ull * padded));
+    for (unsigned k = threadIdx.x; k < n; k += NT) {
+      const int r = xy[2 * k], col = xy[2 * k + 1];
+      f(trans ? col * D + r : r * D + col, entries + static_cast<unsigned long long>(k) * C);
+    }
+  }
+}
+
+// Takes `bytes` of C's pool (thread 0 only); ~0 past the capacity, with the overflow flag set.
+template <class T>
+__device__ __forceinline__ unsigned long long hi_add_allocate(const HiAddParams<T>& p, unsigned long long bytes) {
+  const unsigned long long at = atomicAdd(p.state + kHiAddUsed, bytes);
+  if (at + bytes > p.capacity) {
+    atomicExch(p.state + kHiAddOverflow, 1ull);
+    return ~0ull;
+  }
+  return at;
+}
+
+template <class T>
+__device__ __forceinline__ void hi_add_link(const HiAddParams<T>& p, unsigned long long slot, unsigned long long ptr) {
+  if (slot == kHiAddRootSlot)
+    p.state[kHiAddRoot] = ptr;
+  else
+    *reinterpret_cast<unsigned long long*>(p.out + slot) = ptr;
+}
+
+// One inner level: items are pairs of inner nodes (or one and nothing).
+template <class T, int D, int NT>
+__global__ void __launch_bounds__(NT) hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
+  constexpr int W = D * D / 32;
+  __shared__ unsigned bits[W], prefix[W], scratch[NT + 1];
+  __shared__ unsigned long long s_node, s_base;
+  __shared__ unsigned s_dense;
+  const HiAddBitmap<D, NT> map{bits, prefix, scratch};
+  const unsigned items = *p.in_count;
+  for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
+    const unsigned long long pa = p.in_a[item], pb = p.in_b[item];
+    map.clear();
+    __syncthreads();
+    hi_add_children<D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, unsigned long long) { map.mark(cell); });
+    hi_add_children<D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, unsigned long long) { map.mark(cell); });
+    __syncthreads();
+    const unsigned n = map.scan();
+    if (threadIdx.x == 0) {
+      const unsigned long long sparse_bytes = 16 + hi_add_round16(2ull * n) + 8ull * n;
+      const unsigned long long dense_bytes = 8ull * D * D;
+      const bool dense = dense_bytes < sparse_bytes;
+      const unsigned long long at = hi_add_allocate(p, dense ? dense_bytes : sparse_bytes);
+      const unsigned long long base = atomicAdd(p.next_count, n);
+      if (base + n > p.next_capacity) atomicExch(p.state + kHiAddOverflow, 1ull);
+      const bool ok = at != ~0ull && base + n <= p.next_capacity;
+      if (ok) hi_add_link(p, p.in_slot[item], at | (dense ? kHiAddDenseInner : kHiAddSparseInner));
+      s_node = ok ? at : ~0ull;
+      s_base = base;
+      s_dense = dense;
+    }
+    __syncthreads();
+    const unsigned long long at = s_node, base = s_base;
+    if (at == ~0ull) continue;  // uniform: the host reports the overflow
+    unsigned char* node = p.out + at;
+    const bool dense = s_dense;
+    const unsigned long long pointers = dense ? at : at + 16 + hi_add_round16(2ull * n);
+    if (dense) {
+      for (int k = threadIdx.x; k < D * D; k += NT) reinterpret_cast<unsigned long long*>(node)[k] = 0;
+    } else {
+      if (threadIdx.x < 4) reinterpret_cast<unsigned*>(node)[threadIdx.x] = threadIdx.x == 0 ? n : 0u;
+      for (unsigned k = 2 * n + threadIdx.x; k < hi_add_round16(2ull * n); k += NT) node[16 + k] = 0;
+    }
+    map.for_each([&](int cell, unsigned r) {
+      if (!dense) {
+        node[16 + 2 * r] = static_cast<unsigned char>(cell / D);
+        node[16 + 2 * r + 1] = static_cast<unsigned char>(cell % D);
+      }
+      p.next_a[base + r] = 0;
+      p.next_b[base + r] = 0;
+      p.next_slot[base + r] = pointers + 8ull * (dense ? cell : r);
+    });
+    __syncthreads();
+    hi_add_children<D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
+    hi_add_children<D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
+    __syncthreads();
+  }
+}
+
+// out = coef * map(in) (C scalars); add: out += ...
+template <class T, int C, bool Add>
+__device__ __forceinline__ void hi_add_store(T* out, const T* in, const T* m, T coef) {
+  T v[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) v[c] = in[c];
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    T s;
+    if (m == nullptr) {
+      s = v[c];
+    } else {
+      s = T(0);
+#pragma unroll
+      for (int k = 0; k < C; ++k) s += m[c * C + k] * v[k];
+    }
+    if (Add)
+      out[c] += coef * s;
+    else
+      out[c] = coef * s;
+  }
+}
+
+// The leaf level: items are pairs of leaves (or one and nothing). X: the output's COO width.
+template <class T, int C, int D, int NT>
+__global__ void __launch_bounds__(NT) hisparse_add_leaf(const __grid_constant__ HiAddParams<T> p) {
+  constexpr int W = D * D / 32;
+  __shared__ unsigned bits[W], prefix[W], scratch[NT + 1];
+  __shared__ unsigned long long s_node;
+  __shared__ unsigned s_type, s_padded;
+  const HiAddBitmap<D, NT> map{bits, prefix, scratch};
+  const unsigned items = *p.in_count;
+  for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
+    const unsigned long long pa = p.in_a[item], pb = p.in_b[item];
+    map.clear();
+    __syncthreads();
+    hi_add_entries<T, C, D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, const T*) { map.mark(cell); });
+    hi_add_entries<T, C, D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, const T*) { map.mark(cell); });
+    __syncthreads();
+    unsigned n = map.scan();
+    // A pair whose dense leaves hold only zeros: one explicit zero at (0, 0), so no pointer is empty.
+    if (n == 0) {
+      if (threadIdx.x == 0) bits[0] = 1u;
+      __syncthreads();
+      n = map.scan();
+    }
+    if (threadIdx.x == 0) {
+      const int width = n == 1 ? 1 : p.coo_width;
+      const unsigned padded = (n + width - 1) / width * width;
+      const unsigned long long coo_bytes =
+          16 + hi_add_round16(2ull * padded) + hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T));
+      const unsigned long long dense_bytes = hi_add_round16(static_cast<unsigned long long>(D) * D * C * sizeof(T));
+      const bool dense = p.dense_leaves && dense_bytes < coo_bytes;
+      const unsigned type = dense ? kHiAddDenseLeaf : width == 1 ? kHiAddCoo1 : width == 2 ? kHiAddCoo2 : kHiAddCoo4;
+      const unsigned long long at = hi_add_allocate(p, dense ? dense_bytes : coo_bytes);
+      if (at != ~0ull) hi_add_link(p, p.in_slot[item], at | type);
+      s_node = at;
+      s_type = type;
+      s_padded = padded;
+    }
+    __syncthreads();
+    const unsigned long long at = s_node;
+    if (at == ~0ull) continue;
+    unsigned char* node = p.out + at;
+    const bool dense = s_type == kHiAddDenseLeaf;
+    T* entries;
+    if (dense) {
+      entries = reinterpret_cast<T*>(node);
+      for (int k = threadIdx.x; k < D * D * C; k += NT) entries[k] = T(0);
+    } else {
+      const unsigned padded = s_padded;
+      const unsigned coord_bytes = static_cast<unsigned>(hi_add_round16(2ull * padded));
+      entries = reinterpret_cast<T*>(node + 16 + coord_bytes);
+      if (threadIdx.x < 4) reinterpret_cast<unsigned*>(node)[threadIdx.x] = threadIdx.x == 0 ? n : threadIdx.x == 1 ? padded : 0u;
+      const unsigned entry_words = static_cast<unsigned>(hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T)) / sizeof(T));
+      for (unsigned k = threadIdx.x; k < entry_words; k += NT) entries[k] = T(0);
+      for (unsigned k = 2 * padded + threadIdx.x; k < coord_bytes; k += NT) node[16 + k] = 0;
+      map.for_each([&](int cell, unsigned r) {
+        const unsigned char row = static_cast<unsigned char>(cell / D), col = static_cast<unsigned char>(cell % D);
+        node[16 + 2 * r] = row;
+        node[16 + 2 * r + 1] = col;
+        if (r == n - 1)  // padding repeats the last entry's coordinates (core/hisparse.hpp)
+          for (unsigned q = n; q < padded; ++q) {
+            node[16 + 2 * q] = row;
+            node[16 + 2 * q + 1] = col;
+          }
+      });
+    }
+    __syncthreads();
+    hi_add_entries<T, C, D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, const T* e) {
+      hi_add_store<T, C, false>(entries + static_cast<unsigned long long>(dense ? cell : map.rank(cell)) * C, e, p.map_a, p.coef_a);
+    });
+    __syncthreads();
+    hi_add_entries<T, C, D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, const T* e) {
+      hi_add_store<T, C, true>(entries + static_cast<unsigned long long>(dense ? cell : map.rank(cell)) * C, e, p.map_b, p.coef_b);
+    });
+    __syncthreads();
+  }
+}
+
+}  // namespace jitsparse

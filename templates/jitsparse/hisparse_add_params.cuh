@@ -1,0 +1,38 @@
+// Kernel arguments of HiSparse A + B (templates/jitsparse/hisparse_add.cuh). Plain C++ with no CUDA
+// dependency: runtime/hisparse_add.cpp fills the same struct, so its layout must stay identical.
+#pragma once
+
+namespace jitsparse {
+
+constexpr unsigned kHiAddDenseLeaf = 1, kHiAddCoo1 = 2, kHiAddCoo2 = 3, kHiAddCoo4 = 4, kHiAddDenseInner = 5,
+                   kHiAddSparseInner = 6;
+constexpr unsigned long long kHiAddRootSlot = ~0ull;  // the item's output is C's root
+
+// state[] words of the output
+constexpr int kHiAddUsed = 0, kHiAddOverflow = 1, kHiAddRoot = 2;
+
+template <class T>
+struct HiAddParams {
+  const unsigned char* pool_a;
+  const unsigned char* pool_b;
+  unsigned char* out;                 // C's pool
+  unsigned long long capacity;        // its bytes
+  unsigned long long* state;          // used bytes, overflow flag, root pointer
+  const unsigned long long* in_a;     // this level's items: node of op(A) (0: none)
+  const unsigned long long* in_b;     // node of op(B) (0: none)
+  const unsigned long long* in_slot;  // byte offset of the pointer slot in C's pool, or kHiAddRootSlot
+  const unsigned* in_count;
+  unsigned long long* next_a;         // the next level's items (inner levels only)
+  unsigned long long* next_b;
+  unsigned long long* next_slot;
+  unsigned* next_count;
+  unsigned next_capacity;
+  const T* map_a;  // C x C entry map (the adjoint for op h), row-major; nullptr: the entry itself
+  const T* map_b;
+  T coef_a, coef_b;
+  int trans_a, trans_b;  // read the stored tree transposed
+  int dense_leaves;      // dense output leaves allowed
+  int coo_width;         // X of output COO leaves
+};
+
+}  // namespace jitsparse

@@ -1,0 +1,122 @@
+// HiSparse A + B, the host side: the entry adjoint that a stored A^H needs, op(A) as a matrix, a tree
+// taken back from a pool made elsewhere, and NVRTC compiling the addition's kernels.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+#include "core/entry_adjoint.hpp"
+#include "core/entry_type.hpp"
+#include "core/error.hpp"
+#include "core/hisparse.hpp"
+#include "core/random_matrix.hpp"
+#include "core/reference.hpp"
+#include "generator/kernel_builder.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+const EntryType& entry(const std::string& name) { return EntryRegistry::instance().get(name); }
+
+HostMatrix random(const EntryType& e, int32_t rows, int32_t cols, uint64_t seed) {
+  RandomMatrixOptions o;
+  o.rows = rows;
+  o.cols = cols;
+  o.mean_row = 4;
+  o.empty_fraction = 0.2;
+  o.seed = seed;
+  return random_matrix(e, o);
+}
+
+}  // namespace
+
+TEST_CASE("entry adjoint: the conjugate, the transposed block, the real itself") {
+  CHECK(entry_adjoint_map(entry("real")) == std::vector<double>{1});
+  CHECK(entry_adjoint_map(entry("complex")) == std::vector<double>{1, 0, 0, -1});
+  CHECK(entry_adjoint_map(entry("quaternion")) ==
+        std::vector<double>{1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1});
+  const auto b = entry_adjoint_map(entry("block3"));  // a permutation: entry (i, j) <- (j, i)
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 9; ++k) CHECK(b[(i * 3 + j) * 9 + k] == (k == j * 3 + i ? 1.0 : 0.0));
+}
+
+TEST_CASE("entry adjoint: op(A) as a matrix multiplies like op(A) x, for every built-in type") {
+  for (const auto& name : EntryRegistry::instance().names()) {
+    const EntryType& e = entry(name);
+    const HostMatrix a = random(e, 23, 17, 3);
+    for (Op op : {Op::n, Op::t, Op::h}) {
+      INFO(name, " op ", to_string(op));
+      HostMatrix m;
+      try {
+        m = op_matrix(a, op);
+      } catch (const InvalidArgument& err) {
+        CHECK(op == Op::h);  // only a type without an entry adjoint may refuse, and only op h
+        MESSAGE(name << ": " << std::string(err.what()));
+        continue;
+      }
+      m.validate();
+      const auto x = random_vector(op == Op::n ? a.cols : a.rows, e.num_vector_components(), 4);
+      const auto y = reference_spmv(m, x), ref = reference_apply(a, x, op);
+      const auto r = verify_result(y, ref, reference_abs_scale(a, x, op), 1e-12, e.num_vector_components());
+      CHECK_MESSAGE(r.ok, r.message);
+    }
+  }
+}
+
+TEST_CASE("entry adjoint: a type that refuses the adjoint is refused with its name") {
+  EntryType e = entry("complex");
+  e.name = "no_adjoint_complex";
+  e.has_adjoint = false;
+  CHECK_THROWS_WITH_AS(entry_adjoint_map(e), doctest::Contains("no_adjoint_complex"), InvalidArgument);
+}
+
+TEST_CASE("hisparse from_pool: a pool made elsewhere reads back, a corrupt one is refused") {
+  const HostMatrix a = random(entry("quaternion"), 300, 200, 7);
+  HiSparseOptions o;
+  o.d = 16;
+  const HiSparseMatrix m = HiSparseMatrix::build(a, Precision::f64, o);
+  const HiSparseMatrix back = HiSparseMatrix::from_pool(a.entry, Precision::f64, a.rows, a.cols, o, m.pool(), m.root(), "x");
+  CHECK(back.nnz() == a.nnz());
+  const HostMatrix h = back.to_host();
+  CHECK(h.col_idx == a.col_idx);
+  CHECK(h.values == a.values);
+  // A root past the pool, and entries outside a matrix claimed too small.
+  CHECK_THROWS_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, a.rows, a.cols, o, m.pool(), m.pool().size() + 2, "x"),
+                  InvalidArgument);
+  CHECK_THROWS_WITH_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, 290, 200, o, m.pool(), m.root(), "x"),
+                       doctest::Contains("outside"), InvalidArgument);
+  CHECK_THROWS_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, 40, 40, o, m.pool(), m.root(), "x"),
+                  InvalidArgument);  // a shallower tree: the root's children are leaves at the wrong level
+  // A pointer with a leaf's type bits at an inner level.
+  std::vector<uint8_t> bad = m.pool();
+  CHECK_THROWS_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, a.rows, a.cols, o, bad,
+                                            (m.root() & ~uint64_t{15}) | uint64_t{2}, "x"),
+                  InvalidArgument);
+}
+
+TEST_CASE("generator: the hisparse addition kernels compile (node widths, precisions, entry sizes)") {
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("jitsparse-hisparse-add-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  KernelBuilder builder("sm_90", dir);
+  auto compile = [&](const std::string& expression) {
+    GeneratedSource s;
+    s.name = expression;
+    s.source = "#include \"jitsparse/hisparse_add.cuh\"\n";
+    s.variant_names = {expression};
+    s.kernel_expressions = {expression};
+    INFO(expression);
+    CHECK_NOTHROW(builder.build(s));
+  };
+  for (int d : {16, 32, 64, 128, 256}) {
+    const std::string dims = std::to_string(d) + ", " + std::to_string(d <= 64 ? 64 : d) + ">";
+    for (const char* t : {"float", "double"}) {
+      compile(std::string("jitsparse::hisparse_add_inner<") + t + ", " + dims);
+      compile(std::string("jitsparse::hisparse_add_leaf<") + t + ", 4, " + dims);
+    }
+  }
+  for (int c : {1, 2, 8, 9}) compile("jitsparse::hisparse_add_leaf<double, " + std::to_string(c) + ", 64, 64>");
+  std::filesystem::remove_all(dir);
+}
