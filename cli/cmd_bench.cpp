@@ -165,10 +165,11 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
   }
 }
 
-// The fastest measured variant of a layout ("hola": any hola-*-*) in this matrix's record; the selection
-// as it was if none was measured.
+// The fastest measured variant of a layout ("hola": any hola-*-*) in this matrix's record. If none was
+// measured: for hisparse, the tuner's stage-one setup of that layout (hisparse64c2 for "hisparse"), so
+// the format can be benchmarked for an operation nobody tuned; else the selection as it was.
 Selection best_of_layout(const TuningDatabase& db, const HostMatrix& a, Precision p, Op op, const std::string& layout,
-                         const Selection& fallback) {
+                         const Selection& fallback, const DeviceInfo& device) {
   const MatrixRecord* r = db.find(matrix_hash(a), to_string(p), to_string(op));
   const MeasurementRecord* best = nullptr;
   if (r)
@@ -179,6 +180,19 @@ Selection best_of_layout(const TuningDatabase& db, const HostMatrix& a, Precisio
       if (v.layout.name() != layout && v.layout.outer_name() != layout && !any_hisparse) continue;
       if (!best || m.median_us < best->median_us) best = &m;
     }
+  if (!best && layout.rfind("hisparse", 0) == 0) {
+    TuneOptions o;
+    o.op = op;
+    o.hisparse_layouts = {layout == "hisparse"                    ? std::string("hisparse64c2-aos-aos")
+                          : layout.find('-') == std::string::npos ? layout + "-aos-aos"
+                                                                  : layout};
+    for (const Variant& v : stage_one_variants(a.entry, p, o, schedule_limits(device)))
+      if (v.layout.outer == OuterLayout::hisparse) {
+        std::cerr << "jitsparse bench: no " << layout << " variant tuned for " << a.name << " " << to_string(p)
+                  << " op " << to_string(op) << "; using the tuner's first setup " << v.name() << "\n";
+        return {v, "hisparse stage one", "the tuner's first hisparse setup (not tuned on this matrix)"};
+      }
+  }
   if (!best) {
     std::cerr << "jitsparse bench: no " << layout << " variant tuned for " << a.name << " " << to_string(p)
               << "; using " << fallback.variant.name() << "\n";
@@ -307,7 +321,7 @@ int run_bench(const std::vector<std::string>& args) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
       Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic);
-      if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel);
+      if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel, ctx.device());
       // --graph: only where launch cost can matter (below the L2; DESIGN.md, Measuring).
       const bool graph_here = graph && compulsory_bytes(a, p) < static_cast<double>(ctx.device().l2_bytes);
       const int graph_calls = graph_here ? kGraphCalls : 0;

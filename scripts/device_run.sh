@@ -4,7 +4,9 @@
 # Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, sanitize, tune, bench, bench-cold, bench-hola,
 #   bench-graph (bench --graph on the small set), irregular-model (bench --no-tune --l2 cold on the irregular
 #   set: the model's picks), irregular (tune the irregular set, then bench it cold), irregular-warm, rcm (bench --reorder rcm on a shuffled mesh),
-#   bench-hisparse, bench-hisparse-t (the fastest tuned hisparse variant, op n / op t),
+#   bench-hisparse, bench-hisparse-t, bench-hisparse-h (the fastest tuned hisparse variant, else the tuner's
+#   first hisparse setup; op n / t / h), add-tests (the A + B GPU tests), bench-add, bench-add-t, bench-add-h,
+#   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add,
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, sanitize-new (memcheck and racecheck of the sorted sell, load
 #   policy and unroll kernels), quick (tune --quick on the shared matrices); cache=DIR switches the
@@ -38,6 +40,18 @@ for step in "$@"; do
       run bench_rcm "$bin/jitsparse" bench -q -p f64 --reorder rcm /tmp/rcm_dirac.mtx@quaternion -o "$out/bench_rcm" ;;
     bench-hisparse) run bench_hisparse "$bin/jitsparse" bench --no-tune -q --layout hisparse -o "$out/bench_hisparse" ;;
     bench-hisparse-t) run bench_hisparse_t "$bin/jitsparse" bench --no-tune -q --op t --layout hisparse -o "$out/bench_hisparse_t" ;;
+    bench-hisparse-h) run bench_hisparse_h "$bin/jitsparse" bench --no-tune -q --op h --layout hisparse -o "$out/bench_hisparse_h" ;;
+    add-tests) run add_tests "$bin/jitsparse_gpu_tests" -tc="gpu hisparse add*,gpu cusparse add*" ;;
+    bench-add) run bench_add "$bin/jitsparse" bench-add -o "$out/bench_add" ;;
+    bench-add-t) run bench_add_t "$bin/jitsparse" bench-add --op t -o "$out/bench_add_t" ;;
+    bench-add-h) run bench_add_h "$bin/jitsparse" bench-add --op h -o "$out/bench_add_h" ;;
+    bench-add-cold) run bench_add_cold "$bin/jitsparse" bench-add --l2 cold -o "$out/bench_add_cold" ;;
+    bench-add-shared) run bench_add_shared "$bin/jitsparse" bench-add tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_add_shared" ;;
+    sanitize-add)
+      for tool in memcheck racecheck; do
+        run "sanitize_add_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \
+          -tc="gpu hisparse add: every entry type*,gpu hisparse add: node widths*,gpu hisparse add: the state*"
+      done ;;
     tune-t) run tune_t "$bin/jitsparse" tune -q --op t -o "$out/tune_t" ;;
     bench-t) run bench_t "$bin/jitsparse" bench --no-tune -q --op t -o "$out/bench_t" ;;
     tune-h) run tune_h "$bin/jitsparse" tune -q --op h -o "$out/tune_h" ;;

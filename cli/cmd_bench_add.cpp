@@ -1,0 +1,201 @@
+// jitsparse bench-add: sparse addition C = alpha op(A) + beta op(B), HiSparse on the GPU against cuSPARSE
+// csrgeam2 (with csr2csc first for op t and h), timed the same way in the same process, both checked
+// against the CPU. B is a perturbed copy of A's pattern (core/matrix_add.hpp), so rows really merge.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bench/cusparse_add.hpp"
+#include "cli/commands.hpp"
+#include "cli/matrix_sources.hpp"
+#include "cli/options.hpp"
+#include "core/entry_adjoint.hpp"
+#include "core/error.hpp"
+#include "core/file_util.hpp"
+#include "core/hisparse.hpp"
+#include "core/matrix_add.hpp"
+#include "core/matrix_compare.hpp"
+#include "runtime/context.hpp"
+#include "runtime/hisparse_add.hpp"
+#include "runtime/l2_flush.hpp"
+
+namespace jitsparse::cli {
+namespace {
+
+constexpr double kAlpha = 1.5, kBeta = -0.5;  // general coefficients: neither 1 nor a sign flip only
+
+// CSR with 32-bit indices: the memory yardstick of the HiSparse issue.
+int64_t csr32_bytes(int64_t rows, int64_t nnz, int entry_bytes) { return 4 * (rows + 1) + nnz * (4 + entry_bytes); }
+
+HostMatrix absolute(HostMatrix a) {
+  for (double& v : a.values) v = std::fabs(v);
+  return a;
+}
+
+nlohmann::json timing_json(const TimingResult& t) {
+  return {{"median_us", t.median_us}, {"q1_us", t.q1_us}, {"q3_us", t.q3_us}, {"samples_us", t.samples_us}};
+}
+
+// HiSparse: build both trees on the host, upload, one checked addition, then the timed ones.
+nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix& b, Op op, Precision p,
+                            const HiSparseOptions& o, const TimingOptions& timing) {
+  nlohmann::json r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const HiSparseMatrix ha = HiSparseMatrix::build(a, p, o), hb = HiSparseMatrix::build(b, p, o);
+  r["host_build_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const DeviceHiSparse da(ha, ctx.stream()), db(hb, ctx.stream());
+  r["a_bytes"] = da.pool_bytes();
+  r["b_bytes"] = db.pool_bytes();
+  DeviceHiSparse c;
+  {
+    HiSparseAdd plan(ctx, da, op, db, op);
+    plan.enqueue(kAlpha, kBeta);
+    c = plan.take_result();
+  }
+  const HiSparseMatrix hc = c.download(ctx.stream());
+  const HostMatrix oa = op_matrix(a, op), ob = op_matrix(b, op);
+  const std::string wrong =
+      compare_matrices(hc.to_host(), add_matrices(oa, ob, kAlpha, kBeta),
+                       add_matrices(absolute(oa), absolute(ob), std::fabs(kAlpha), std::fabs(kBeta)),
+                       p == Precision::f64 ? 1e-13 : 2e-6);
+  r["c_bytes"] = c.pool_bytes();
+  r["nnz_c"] = hc.nnz();
+  if (!wrong.empty()) {
+    r["status"] = "wrong: " + wrong;
+    return r;
+  }
+  HiSparseAdd plan(ctx, da, op, db, op);
+  const TimingResult t = time_on_stream(ctx.stream(), [&] { plan.enqueue(kAlpha, kBeta); }, timing);
+  r["status"] = "ok";
+  r["method"] = "jitsparse hisparse" + std::to_string(o.d) + "c" + std::to_string(o.coo_width) + " add";
+  r.update(timing_json(t));
+  return r;
+}
+
+std::string us_text(const nlohmann::json& r) {
+  return r.value("status", "") == "ok" ? std::to_string(r["median_us"].get<double>()).substr(0, 9) : "-";
+}
+
+}  // namespace
+
+int run_bench_add(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "jitsparse bench-add [matrices or folders...] [options]\n\n"
+      "Sparse addition C = 1.5 op(A) - 0.5 op(B), HiSparse in and out on the GPU (one launch per tree level),\n"
+      "against cuSPARSE csrgeam2 (op t, h: csr2csc of A and B first, as a cuSPARSE user must), timed the same\n"
+      "way (CUDA events, median), each result checked against the CPU. B is A's pattern perturbed: 75% of A's\n"
+      "entries kept with new values, one new entry per row. Also prints the bytes of A, B and C in HiSparse\n"
+      "and in CSR with 32-bit indices.\n\nOptions");
+  opts.add_options()("help,h", "show this help")
+      ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
+      ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
+      ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large, all, train or irregular built-in matrices")
+      ("op", po::value<std::string>()->default_value("n"), "n: A + B; t: A^T + B^T; h: A^H + B^H")
+      ("d", po::value<int>()->default_value(64), "HiSparse node width: 16, 32, 64, 128 or 256")
+      ("coo-width", po::value<int>()->default_value(2), "HiSparse COO leaf width X: 1, 2 or 4")
+      ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 21 cold)")
+      ("l2", po::value<std::string>()->default_value("warm"),
+       "warm: back-to-back calls; cold: a buffer of twice the L2 is read before every sample, one call per sample")
+      ("output,o", po::value<std::string>()->default_value("jitsparse-bench-add"), "folder for bench_add.json")
+      ("device", po::value<int>()->default_value(0), "GPU ordinal");
+  const auto parsed = parse_command_line(args, opts, "matrix");
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  add_entry_configs(vm);
+  const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
+  const Op op = parse_op(vm["op"].as<std::string>());
+  HiSparseOptions o;
+  o.d = vm["d"].as<int>();
+  o.coo_width = vm["coo-width"].as<int>();
+  o.validate();
+  const std::string l2_mode = vm["l2"].as<std::string>();
+  if (l2_mode != "warm" && l2_mode != "cold") throw InvalidArgument("--l2 must be warm or cold, got '" + l2_mode + "'");
+  const bool cold = l2_mode == "cold";
+  TimingOptions timing;
+  timing.samples = vm.count("samples") ? vm["samples"].as<int>() : cold ? 21 : 9;
+  if (timing.samples < 1) throw InvalidArgument("--samples must be at least 1");
+  MatrixQueue matrices(matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
+                                      vm["builtin"].as<std::string>()),
+                       Ordering::none);
+
+  Context ctx(vm["device"].as<int>());
+  const std::string out = vm["output"].as<std::string>();
+  std::filesystem::create_directories(out);
+  std::unique_ptr<L2Flush> flush;
+  if (cold) {
+    flush = std::make_unique<L2Flush>(ctx);
+    timing.before_each = [f = flush.get()](cudaStream_t s) { (*f)(s); };
+  }
+  std::printf("C = %.1f op(A) %+.1f op(B), op %s, on %s; HiSparse d %d, COO%d; timing: L2 %s, %d samples, median\n",
+              kAlpha, kBeta, to_string(op).c_str(), ctx.device().name.c_str(), o.d, o.coo_width, l2_mode.c_str(),
+              timing.samples);
+  std::printf("%-26s %-4s %11s %11s %11s %-34s %11s %11s %8s %9s %9s\n", "matrix", "prec", "nnz(C)", "hisparse us",
+              "cuSPARSE us", "cuSPARSE method", "convert us", "speedup", "status", "C MB hi", "C MB csr");
+  nlohmann::json rows = nlohmann::json::array();
+  while (const LoadedMatrix* m = matrices.next()) {
+    const HostMatrix& a = m->matrix;
+    const HostMatrix b = perturb_pattern(a, 7);
+    for (Precision p : precisions) {
+      if (!a.entry.supports(to_string(p))) continue;
+      nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
+                          {"op", to_string(op)}, {"rows", a.rows}, {"cols", a.cols}, {"nnz_a", a.nnz()}, {"nnz_b", b.nnz()},
+                          {"alpha", kAlpha}, {"beta", kBeta}, {"d", o.d}, {"coo_width", o.coo_width}};
+      try {
+        r["hisparse"] = run_hisparse(ctx, a, b, op, p, o, timing);
+      } catch (const Error& e) {
+        r["hisparse"] = {{"status", std::string("error: ") + e.what()}};
+      }
+      AddBaselineOptions bo;
+      bo.op = op;
+      bo.timing = timing;
+      bo.device = ctx.device().ordinal;
+      const AddBaselineResult cs = run_cusparse_add(a, b, kAlpha, kBeta, p, bo);
+      r["cusparse"] = {{"method", cs.method}, {"status", cs.status}, {"detail", cs.detail}, {"nnz_c", cs.nnz_c},
+                       {"device_bytes", cs.device_bytes}, {"convert_us", cs.convert_us}};
+      if (cs.ok()) {
+        r["cusparse"]["median_us"] = cs.median_us;
+        r["cusparse"]["q1_us"] = cs.q1_us;
+        r["cusparse"]["q3_us"] = cs.q3_us;
+        r["cusparse"]["samples_us"] = cs.samples_us;
+      }
+      const nlohmann::json& h = r["hisparse"];
+      const int eb = a.components() * scalar_bytes(p);
+      const int64_t out_rows = is_transposed(op) ? a.cols : a.rows;
+      if (h.contains("nnz_c")) {
+        r["csr32_bytes"] = {{"a", csr32_bytes(a.rows, a.nnz(), eb)}, {"b", csr32_bytes(b.rows, b.nnz(), eb)},
+                            {"c", csr32_bytes(out_rows, h["nnz_c"].get<int64_t>(), eb)}};
+      }
+      const bool both = h.value("status", "") == "ok" && cs.ok();
+      r["speedup_vs_cusparse"] = both ? nlohmann::json(cs.median_us / h["median_us"].get<double>()) : nlohmann::json(nullptr);
+      const std::string status = h.value("status", "").substr(0, 60);
+      std::printf("%-26s %-4s %11lld %11s %11s %-34s %11s %11s %8s %9.2f %9.2f\n", a.name.substr(0, 26).c_str(),
+                  to_string(p).c_str(), static_cast<long long>(h.value("nnz_c", int64_t{0})), us_text(h).c_str(),
+                  cs.ok() ? std::to_string(cs.median_us).substr(0, 9).c_str() : cs.status.substr(0, 11).c_str(),
+                  cs.method.substr(0, 34).c_str(), cs.convert_us > 0 ? std::to_string(cs.convert_us).substr(0, 9).c_str() : "-",
+                  both ? (std::to_string(r["speedup_vs_cusparse"].get<double>()).substr(0, 5) + "x").c_str() : "-",
+                  status == "ok" ? "ok" : status.c_str(), h.value("c_bytes", uint64_t{0}) / 1e6,
+                  r.contains("csr32_bytes") ? r["csr32_bytes"]["c"].get<int64_t>() / 1e6 : 0.0);
+      if (status != "ok") std::fprintf(stderr, "jitsparse bench-add: %s %s: hisparse %s\n", a.name.c_str(), to_string(p).c_str(), status.c_str());
+      if (!cs.ok()) std::fprintf(stderr, "jitsparse bench-add: %s %s: %s %s %s\n", a.name.c_str(), to_string(p).c_str(), cs.method.c_str(), cs.status.c_str(), cs.detail.c_str());
+      rows.push_back(r);
+      std::fflush(stdout);
+    }
+  }
+  nlohmann::json doc = {{"tool", "jitsparse " JITSPARSE_VERSION},
+                        {"gpu", ctx.device().name},
+                        {"timing", {{"l2", l2_mode}, {"samples", timing.samples}}},
+                        {"rows", rows}};
+  write_file_atomically(out + "/bench_add.json", doc.dump(1));
+  std::printf("\nresults: %s/bench_add.json\n", out.c_str());
+  return 0;
+}
+
+}  // namespace jitsparse::cli
