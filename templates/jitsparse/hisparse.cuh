@@ -66,10 +66,11 @@ struct HiSparseGroup {
     E::set(a, s);
   }
 
+  // count: the leaf's entries, read from its header ahead of time by leaves().
   template <int X>
-  __device__ __forceinline__ void coo_leaf(const SpmvParams<T>& p, const unsigned char* node, int block) const {
-    const unsigned count = load_matrix(reinterpret_cast<const unsigned*>(node));
-    const unsigned padded = load_matrix(reinterpret_cast<const unsigned*>(node) + 1);
+  __device__ __forceinline__ void coo_leaf(const SpmvParams<T>& p, const unsigned char* node, int block,
+                                           unsigned count) const {
+    const unsigned padded = (count + X - 1) / X * X;  // the format pads to a multiple of X (core/hisparse.hpp)
     const unsigned char* coords = node + 16;
     const T* entries = reinterpret_cast<const T*>(node + 16 + ((2 * padded + 15) & ~15u));
     const int x0 = block * D;
@@ -206,16 +207,32 @@ struct HiSparseGroup {
   }
 
   // The leaves first .. last-1 of a strip, every step-th one (a group of a block-wide strip takes a share).
+  // The group's lanes first read the pointers, blocks and entry counts of the next G leaves at once, so a
+  // leaf's chain of dependent loads (list -> header -> coordinates and entries -> x) starts at its data.
   __device__ __forceinline__ void leaves(const SpmvParams<T>& p, int first, int last, int step) const {
-    for (int l = first; l < last; l += step) {
-      const unsigned long long ptr = load_matrix(p.hs_leaf_ptr + l);
-      const int block = load_matrix(p.hs_leaf_block + l);
-      const unsigned char* node = p.hs_pool + (ptr & ~15ull);
-      switch (static_cast<unsigned>(ptr & 15)) {
-        case kHiDenseLeaf: dense_leaf(p, node, block); break;
-        case kHiCoo1: coo_leaf<1>(p, node, block); break;
-        case kHiCoo2: coo_leaf<2>(p, node, block); break;
-        default: coo_leaf<4>(p, node, block); break;
+    for (int base = first; base < last; base += step * G) {
+      const int mine = base + lane * step;
+      unsigned long long my_ptr = 0;
+      int my_block = 0;
+      unsigned my_count = 0;
+      if (mine < last) {
+        my_ptr = load_matrix(p.hs_leaf_ptr + mine);
+        my_block = load_matrix(p.hs_leaf_block + mine);
+        if (static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf)
+          my_count = load_matrix(reinterpret_cast<const unsigned*>(p.hs_pool + (my_ptr & ~15ull)));
+      }
+      const int n = min(G, (last - base + step - 1) / step);
+      for (int j = 0; j < n; ++j) {
+        const unsigned long long ptr = __shfl_sync(mask, my_ptr, j, G);
+        const int block = __shfl_sync(mask, my_block, j, G);
+        const unsigned count = __shfl_sync(mask, my_count, j, G);
+        const unsigned char* node = p.hs_pool + (ptr & ~15ull);
+        switch (static_cast<unsigned>(ptr & 15)) {
+          case kHiDenseLeaf: dense_leaf(p, node, block); break;
+          case kHiCoo1: coo_leaf<1>(p, node, block, count); break;
+          case kHiCoo2: coo_leaf<2>(p, node, block, count); break;
+          default: coo_leaf<4>(p, node, block, count); break;
+        }
       }
     }
   }
