@@ -66,6 +66,8 @@ nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix&
                        add_matrices(absolute(oa), absolute(ob), std::fabs(kAlpha), std::fabs(kBeta)),
                        p == Precision::f64 ? 1e-13 : 2e-6);
   r["c_bytes"] = c.pool_bytes();
+  r["c_span_bytes"] = c.span_bytes();  // with the unused tails of the blocks' chunks
+  r["c_nodes"] = c.nodes();
   r["nnz_c"] = hc.nnz();
   if (!wrong.empty()) {
     r["status"] = "wrong: " + wrong;

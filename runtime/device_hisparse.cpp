@@ -12,7 +12,8 @@ DeviceHiSparse::DeviceHiSparse(const HiSparseMatrix& m, cudaStream_t stream)
       rows_(m.stored_rows()),
       cols_(m.stored_cols()),
       options_(m.options()),
-      used_bytes_(m.pool().size()),
+      node_bytes_(m.pool().size()),
+      span_bytes_(m.pool().size()),
       root_(m.root()),
       transposed_(m.transposed()),
       scale_(m.scale()) {
@@ -26,8 +27,8 @@ DeviceHiSparse::DeviceHiSparse(const HiSparseMatrix& m, cudaStream_t stream)
 int64_t DeviceHiSparse::nodes() const { return std::accumulate(level_nodes_.begin(), level_nodes_.end(), int64_t{0}); }
 
 HiSparseMatrix DeviceHiSparse::download(cudaStream_t stream) const {
-  std::vector<uint8_t> pool(used_bytes_);
-  if (used_bytes_ > 0) pool_.download(pool.data(), used_bytes_, stream);
+  std::vector<uint8_t> pool(span_bytes_);
+  if (span_bytes_ > 0) pool_.download(pool.data(), span_bytes_, stream);
   HiSparseMatrix m = HiSparseMatrix::from_pool(entry_, precision_, rows_, cols_, options_, std::move(pool), root_, name_);
   if (transposed_) m.transpose();
   m.set_scale(scale_);

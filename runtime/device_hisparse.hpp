@@ -35,7 +35,9 @@ class DeviceHiSparse {
   const std::vector<int64_t>& level_nodes() const { return level_nodes_; }
   int64_t nodes() const;
   uint64_t root() const { return root_; }
-  uint64_t pool_bytes() const { return used_bytes_; }    // bytes of nodes
+  uint64_t pool_bytes() const { return node_bytes_; }    // bytes of nodes
+  // The pool's span: the node bytes, plus for a sum the unused tails of its blocks' chunks.
+  uint64_t span_bytes() const { return span_bytes_; }
   uint64_t device_bytes() const { return pool_.bytes(); } // the allocation (an addition's bound)
   const unsigned char* pool() const { return pool_.as<const unsigned char>(); }
   const std::string& name() const { return name_; }
@@ -54,7 +56,7 @@ class DeviceHiSparse {
   HiSparseOptions options_;
   std::vector<int64_t> level_nodes_;
   DeviceBuffer pool_;
-  uint64_t used_bytes_ = 0;
+  uint64_t node_bytes_ = 0, span_bytes_ = 0;
   uint64_t root_ = 0;
   bool transposed_ = false;
   double scale_ = 1;

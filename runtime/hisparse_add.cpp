@@ -61,6 +61,7 @@ void launch_levels(const HiAddParams<T>& base, cudaKernel_t inner, cudaKernel_t 
     p.in_b = items + offset[l] + cap;
     p.in_slot = items + offset[l] + 2 * cap;
     p.in_count = counts + l;
+    p.in_capacity = static_cast<unsigned>(cap);
     if (l > 0) {
       const uint64_t next = capacity[l - 1];
       p.next_a = items + offset[l - 1];
@@ -113,9 +114,14 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   const uint64_t nodes = static_cast<uint64_t>(a.nodes() + b.nodes());
   uint64_t bound = a.pool_bytes() + b.pool_bytes() + nodes * (64 + 4 * static_cast<uint64_t>(a.entry_bytes()));
   if (!a.options().dense_leaves) bound += static_cast<uint64_t>(b.level_nodes()[0]) * (2ull * d * d + 16);
-  capacity_ = (bound + 15) / 16 * 16;
+  // Blocks place nodes in chunks (templates/jitsparse/hisparse_add.cuh): at least 3/4 of each is used,
+  // but a block's last chunk of each level may be nearly empty. Chunks of about a quarter of a block's
+  // share keep that slack near the bound's size.
+  max_grid_ = std::max(1, ctx.device().sm_count * std::max(1, ctx.device().max_threads_per_sm / block_));
+  chunk_ = std::clamp<uint64_t>(bound / (4ull * max_grid_) / 16 * 16, 256, 16384);
+  capacity_ = (bound + bound / 3 + static_cast<uint64_t>(a.levels()) * max_grid_ * chunk_ + 15) / 16 * 16;
   out_ = DeviceBuffer(std::max<uint64_t>(capacity_, 16), "hisparse add: C's pool");
-  state_ = DeviceBuffer(3 * sizeof(unsigned long long), "hisparse add state");
+  state_ = DeviceBuffer(kHiAddStateWords * sizeof(unsigned long long), "hisparse add state");
 
   // Work lists: a level of C has at most the nodes of both trees there; the top holds the roots.
   level_offset_.assign(levels_, 0);
@@ -137,7 +143,6 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   cuda_check(cudaMemcpyAsync(counts_.as<unsigned>() + levels_ - 1, &one, sizeof one, cudaMemcpyHostToDevice, ctx.stream()),
              "upload the root count of hisparse add");
   ctx.synchronize();  // `top` and `one` live on this stack
-  max_grid_ = std::max(1, ctx.device().sm_count * std::max(1, ctx.device().max_threads_per_sm / block_));
 }
 
 void HiSparseAdd::enqueue(double alpha, double beta) {
@@ -155,6 +160,7 @@ void HiSparseAdd::enqueue(double alpha, double beta) {
     p.pool_b = b_->pool();
     p.out = out_.as<unsigned char>();
     p.capacity = capacity_;
+    p.chunk = chunk_;
     p.state = state_.as<unsigned long long>();
     p.map_a = map_a_.as<const T>();
     p.map_b = map_b_.as<const T>();
@@ -179,7 +185,7 @@ void HiSparseAdd::enqueue(double alpha, double beta) {
 DeviceHiSparse HiSparseAdd::take_result() {
   if (!enqueued_) throw InvalidArgument("hisparse add: take_result() before enqueue()");
   if (!out_.get()) throw InvalidArgument("hisparse add: the result was already taken");
-  unsigned long long state[3];
+  unsigned long long state[kHiAddStateWords];
   state_.download(state, sizeof state, ctx_->stream());
   std::vector<unsigned> counts(levels_);
   counts_.download(counts.data(), counts.size() * sizeof(unsigned), ctx_->stream());
@@ -193,7 +199,8 @@ DeviceHiSparse HiSparseAdd::take_result() {
   c.cols_ = static_cast<int32_t>(trans_a_ ? a_->stored_rows() : a_->stored_cols());
   c.options_ = a_->options();
   c.level_nodes_.assign(counts.begin(), counts.end());
-  c.used_bytes_ = state[kHiAddUsed];
+  c.span_bytes_ = std::min<uint64_t>(state[kHiAddUsed], capacity_);
+  c.node_bytes_ = state[kHiAddNodeBytes];
   c.root_ = state[kHiAddRoot];
   c.pool_ = std::move(out_);
   enqueued_ = false;

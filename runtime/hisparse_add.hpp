@@ -44,6 +44,7 @@ class HiSparseAdd {
   int block_ = 64;
   int levels_ = 1;
   uint64_t capacity_ = 0;
+  uint64_t chunk_ = 256;
   DeviceBuffer out_, state_, items_, counts_;
   std::vector<uint64_t> level_offset_, level_capacity_;  // items of each level in items_
   int max_grid_ = 1;

@@ -8,8 +8,9 @@ constexpr unsigned kHiAddDenseLeaf = 1, kHiAddCoo1 = 2, kHiAddCoo2 = 3, kHiAddCo
                    kHiAddSparseInner = 6;
 constexpr unsigned long long kHiAddRootSlot = ~0ull;  // the item's output is C's root
 
-// state[] words of the output
-constexpr int kHiAddUsed = 0, kHiAddOverflow = 1, kHiAddRoot = 2;
+// state[] words of the output: the pool's used span (chunks included), overflow flag, root pointer, and
+// the bytes of nodes (the span less the unused tails of chunks).
+constexpr int kHiAddUsed = 0, kHiAddOverflow = 1, kHiAddRoot = 2, kHiAddNodeBytes = 3, kHiAddStateWords = 4;
 
 template <class T>
 struct HiAddParams {
@@ -17,11 +18,13 @@ struct HiAddParams {
   const unsigned char* pool_b;
   unsigned char* out;                 // C's pool
   unsigned long long capacity;        // its bytes
+  unsigned long long chunk;           // bytes a block takes from the pool at once (a multiple of 16)
   unsigned long long* state;          // used bytes, overflow flag, root pointer
   const unsigned long long* in_a;     // this level's items: node of op(A) (0: none)
   const unsigned long long* in_b;     // node of op(B) (0: none)
   const unsigned long long* in_slot;  // byte offset of the pointer slot in C's pool, or kHiAddRootSlot
   const unsigned* in_count;
+  unsigned in_capacity;               // items the level's arrays hold
   unsigned long long* next_a;         // the next level's items (inner levels only)
   unsigned long long* next_b;
   unsigned long long* next_slot;
