@@ -13,9 +13,9 @@
 namespace jitsparse {
 namespace {
 
-// Threads per block: enough to clear and scan the d x d bitmap in a few words each, few enough that many
-// blocks (items) are resident at once.
-int block_for(int d) { return d <= 64 ? 64 : d; }
+// Warps per block (one item per warp): each holds two d x d bitmaps in shared memory, 32 KB per warp at
+// d = 256.
+int warps_for(int d) { return d <= 128 ? 4 : 2; }
 
 GeneratedSource add_kernel_source(const std::string& expression) {
   GeneratedSource s;
@@ -71,7 +71,8 @@ void launch_levels(const HiAddParams<T>& base, cudaKernel_t inner, cudaKernel_t 
       p.next_capacity = static_cast<unsigned>(next);
     }
     void* args[1] = {&p};
-    const unsigned grid = static_cast<unsigned>(std::min<uint64_t>(cap, static_cast<uint64_t>(max_grid)));
+    const uint64_t per_block = static_cast<uint64_t>(block / 32);  // items in flight per block
+    const unsigned grid = static_cast<unsigned>(std::min<uint64_t>((cap + per_block - 1) / per_block, static_cast<uint64_t>(max_grid)));
     const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(l > 0 ? inner : leaf), dim3(grid),
                                            dim3(static_cast<unsigned>(block)), args, 0, stream);
     if (e != cudaSuccess) cuda_check(e, "launch hisparse add, level " + std::to_string(l));
@@ -101,9 +102,10 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   map_b_ = upload_map(entry_map(b.entry(), op_b), b.precision(), ctx.stream());
 
   const int d = a.options().d;
-  block_ = block_for(d);
+  const int warps = warps_for(d);
+  block_ = 32 * warps;
   const std::string t = a.precision() == Precision::f64 ? "double" : "float";
-  const std::string dims = std::to_string(d) + ", " + std::to_string(block_) + ">";
+  const std::string dims = std::to_string(d) + ", " + std::to_string(warps) + ">";
   inner_ = ctx.kernel(add_kernel_source("jitsparse::hisparse_add_inner<" + t + ", " + dims));
   leaf_ = ctx.kernel(add_kernel_source("jitsparse::hisparse_add_leaf<" + t + ", " +
                                        std::to_string(a.entry().num_components()) + ", " + dims));
@@ -114,12 +116,13 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   const uint64_t nodes = static_cast<uint64_t>(a.nodes() + b.nodes());
   uint64_t bound = a.pool_bytes() + b.pool_bytes() + nodes * (64 + 4 * static_cast<uint64_t>(a.entry_bytes()));
   if (!a.options().dense_leaves) bound += static_cast<uint64_t>(b.level_nodes()[0]) * (2ull * d * d + 16);
-  // Blocks place nodes in chunks (templates/jitsparse/hisparse_add.cuh): at least 3/4 of each is used,
-  // but a block's last chunk of each level may be nearly empty. Chunks of about a quarter of a block's
+  // Warps place nodes in chunks (templates/jitsparse/hisparse_add.cuh): at least 3/4 of each is used,
+  // but a warp's last chunk of each level may be nearly empty. Chunks of about a quarter of a warp's
   // share keep that slack near the bound's size.
   max_grid_ = std::max(1, ctx.device().sm_count * std::max(1, ctx.device().max_threads_per_sm / block_));
-  chunk_ = std::clamp<uint64_t>(bound / (4ull * max_grid_) / 16 * 16, 256, 16384);
-  capacity_ = (bound + bound / 3 + static_cast<uint64_t>(a.levels()) * max_grid_ * chunk_ + 15) / 16 * 16;
+  const uint64_t allocators = static_cast<uint64_t>(max_grid_) * warps;
+  chunk_ = std::clamp<uint64_t>(bound / (4ull * allocators) / 16 * 16, 256, 16384);
+  capacity_ = (bound + bound / 3 + static_cast<uint64_t>(a.levels()) * allocators * chunk_ + 15) / 16 * 16;
   out_ = DeviceBuffer(std::max<uint64_t>(capacity_, 16), "hisparse add: C's pool");
   state_ = DeviceBuffer(kHiAddStateWords * sizeof(unsigned long long), "hisparse add state");
 

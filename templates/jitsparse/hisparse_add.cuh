@@ -4,18 +4,18 @@
 // A dual traversal, one tree level per launch from the root down (DESIGN.md: work discovered at run time;
 // a launch per level replaces the paper's spinning controller, which CDP2 cannot synchronise). A work
 // item is a pair of nodes at the same place, one from each tree (0 where that tree has nothing there),
-// and the byte offset of the slot in C's pool that receives the output node's pointer. One block takes
-// one item at a time:
+// and the byte offset of the slot in C's pool that receives the output node's pointer. One warp takes
+// one item at a time (several per block):
 //   1. marks the cells of op(A)'s and op(B)'s children (or entries) in a d x d bitmap in shared memory,
 //      transposing the local coordinates of an operand read as its transpose;
-//   2. counts them, and ranks every cell in row-major order by a block scan of the words' bit counts;
-//   3. picks the smaller node type (the build's rule), takes its bytes from C's pool with one atomicAdd
+//   2. counts them, and ranks every cell in row-major order by a warp scan of the words' bit counts;
+//   3. picks the smaller node type (the build's rule), takes its bytes from its warp's chunk of C's pool
 //      (nodes are placed in no fixed order, their contents are fixed) and writes its pointer to the slot;
 //   4. inner nodes: writes the union's coordinates and appends one item per child to the next level's
 //      list (another atomicAdd); leaves: writes coordinates, then A's scaled entries, then adds B's.
 // Every byte of an output node is written (the pool is not cleared first). A leaf whose entries cancel
 // to +0 in every component stays in a COO leaf as an explicit zero and vanishes from a dense one
-// (core/hisparse.hpp, limits). Past the pool's capacity a block sets the overflow flag and writes
+// (core/hisparse.hpp, limits). Past the pool's capacity a warp sets the overflow flag and writes
 // nothing; the host reports it.
 #pragma once
 #include "jitsparse/hisparse_add_params.cuh"
@@ -32,52 +32,52 @@ __device__ __forceinline__ bool hi_add_zero_bits(T v) {
     return __float_as_uint(v) == 0;
 }
 
-// The block's d x d bitmap of occupied cells with row-major ranks.
-template <int D, int NT>
+// One warp's d x d bitmap of occupied cells with row-major ranks (a work item belongs to one warp, so
+// its steps need only __syncwarp, and several items are in flight per block).
+template <int D>
 struct HiAddBitmap {
-  static constexpr int W = D * D / 32;             // words
-  static constexpr int PER = (W + NT - 1) / NT;    // words per thread, contiguous
+  static constexpr int W = D * D / 32;           // words
+  static constexpr int PER = (W + 31) / 32;      // words per lane, contiguous
   unsigned* bits;
-  unsigned* prefix;   // exclusive prefix of the words' bit counts
-  unsigned* scratch;  // NT + 1
+  unsigned* prefix;  // exclusive prefix of the words' bit counts
+  int lane;
 
   __device__ __forceinline__ void clear() const {
-    for (int i = threadIdx.x; i < W; i += NT) bits[i] = 0;
+    for (int i = lane; i < W; i += 32) bits[i] = 0;
   }
   __device__ __forceinline__ void mark(int cell) const { atomicOr(bits + (cell >> 5), 1u << (cell & 31)); }
-  __device__ __forceinline__ bool has(int cell) const { return (bits[cell >> 5] >> (cell & 31)) & 1u; }
   __device__ __forceinline__ unsigned rank(int cell) const {
     return prefix[cell >> 5] + __popc(bits[cell >> 5] & ((1u << (cell & 31)) - 1u));
   }
-  // After the marks (and a barrier): fills prefix, returns the number of cells. Ends with a barrier.
+  // After the marks (and __syncwarp): fills prefix, returns the number of cells. Ends with __syncwarp.
   __device__ __forceinline__ unsigned scan() const {
-    const int first = threadIdx.x * PER;
+    const int first = lane * PER;
     unsigned mine = 0;
+#pragma unroll
     for (int i = 0; i < PER; ++i)
       if (first + i < W) mine += __popc(bits[first + i]);
-    scratch[threadIdx.x] = mine;
-    __syncthreads();
-    for (int off = 1; off < NT; off <<= 1) {  // Hillis-Steele inclusive scan
-      const unsigned v = threadIdx.x >= off ? scratch[threadIdx.x - off] : 0u;
-      __syncthreads();
-      scratch[threadIdx.x] += v;
-      __syncthreads();
+    unsigned incl = mine;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned v = __shfl_up_sync(0xffffffffu, incl, off);
+      if (lane >= off) incl += v;
     }
-    unsigned run = scratch[threadIdx.x] - mine;
+    unsigned run = incl - mine;
+#pragma unroll
     for (int i = 0; i < PER; ++i)
       if (first + i < W) {
         prefix[first + i] = run;
         run += __popc(bits[first + i]);
       }
-    const unsigned total = scratch[NT - 1];
-    __syncthreads();
-    return total;
+    __syncwarp();
+    return __shfl_sync(0xffffffffu, incl, 31);
   }
-  // f(cell, rank) for every occupied cell, each by one thread.
+  // f(cell, rank) for every occupied cell, each by one lane.
   template <class F>
   __device__ __forceinline__ void for_each(F f) const {
+#pragma unroll
     for (int i = 0; i < PER; ++i) {
-      const int w = threadIdx.x * PER + i;
+      const int w = lane * PER + i;
       if (w >= W) break;
       unsigned word = bits[w];
       unsigned r = prefix[w];
@@ -91,13 +91,14 @@ struct HiAddBitmap {
 };
 
 // f(cell, child pointer) for every child of an inner node, cells in the orientation read.
-template <int D, int NT, class F>
-__device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsigned long long ptr, int trans, F f) {
+template <int D, class F>
+__device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsigned long long ptr, int trans, int lane,
+                                                F f) {
   if (ptr == 0) return;
   const unsigned char* node = pool + (ptr & ~15ull);
   if ((ptr & 15) == kHiAddDenseInner) {
     const unsigned long long* c = reinterpret_cast<const unsigned long long*>(node);
-    for (int k = threadIdx.x; k < D * D; k += NT) {
+    for (int k = lane; k < D * D; k += 32) {
       const unsigned long long p = c[k];
       if (p != 0) f(trans ? (k % D) * D + k / D : k, p);
     }
@@ -105,7 +106,7 @@ __device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsig
     const unsigned n = *reinterpret_cast<const unsigned*>(node);
     const unsigned char* xy = node + 16;
     const unsigned long long* c = reinterpret_cast<const unsigned long long*>(node + 16 + hi_add_round16(2ull * n));
-    for (unsigned k = threadIdx.x; k < n; k += NT) {
+    for (unsigned k = lane; k < n; k += 32) {
       const int r = xy[2 * k], col = xy[2 * k + 1];
       f(trans ? col * D + r : r * D + col, c[k]);
     }
@@ -114,13 +115,14 @@ __device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsig
 
 // f(cell, entry) for every entry of a leaf (C scalars each); a dense leaf's cells whose bytes are all
 // zero are no entries.
-template <class T, int C, int D, int NT, class F>
-__device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsigned long long ptr, int trans, F f) {
+template <class T, int C, int D, class F>
+__device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsigned long long ptr, int trans, int lane,
+                                               F f) {
   if (ptr == 0) return;
   const unsigned char* node = pool + (ptr & ~15ull);
   if ((ptr & 15) == kHiAddDenseLeaf) {
     const T* cells = reinterpret_cast<const T*>(node);
-    for (int k = threadIdx.x; k < D * D; k += NT) {
+    for (int k = lane; k < D * D; k += 32) {
       bool any = false;
 #pragma unroll
       for (int c = 0; c < C; ++c) any |= !hi_add_zero_bits(cells[k * C + c]);
@@ -131,17 +133,17 @@ __device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsign
     const unsigned padded = reinterpret_cast<const unsigned*>(node)[1];
     const unsigned char* xy = node + 16;
     const T* entries = reinterpret_cast<const T*>(node + 16 + hi_add_round16(2ull * padded));
-    for (unsigned k = threadIdx.x; k < n; k += NT) {
+    for (unsigned k = lane; k < n; k += 32) {
       const int r = xy[2 * k], col = xy[2 * k + 1];
       f(trans ? col * D + r : r * D + col, entries + static_cast<unsigned long long>(k) * C);
     }
   }
 }
 
-// The block's allocator (thread 0 only). One atomicAdd per node on one counter serialises every block of
+// A warp's allocator (its lane 0 only). One atomicAdd per node on one counter serialises every warp of
 // a launch (about 1.3 ns each on the H100: 9.6 ms for the 7M one-entry leaves of a shuffled graph), so a
-// block takes chunks of p.chunk bytes and places its nodes in them; a node above a quarter chunk gets its
-// own allocation, so at least three quarters of every chunk but each block's last is used. ~0 past the
+// warp takes chunks of p.chunk bytes and places its nodes in them; a node above a quarter chunk gets its
+// own allocation, so at least three quarters of every chunk but each warp's last is used. ~0 past the
 // capacity, with the overflow flag set.
 template <class T>
 struct HiAddAllocator {
@@ -171,7 +173,7 @@ struct HiAddAllocator {
     if (at != ~0ull) nodes += bytes;
     return at;
   }
-  // At the end of the launch: the bytes of this block's nodes, for the pool's statistics.
+  // At the end of the launch: the bytes of this warp's nodes, for the pool's statistics.
   __device__ __forceinline__ void finish(const HiAddParams<T>& p) const {
     if (nodes) atomicAdd(p.state + kHiAddNodeBytes, nodes);
   }
@@ -185,51 +187,49 @@ __device__ __forceinline__ void hi_add_link(const HiAddParams<T>& p, unsigned lo
     *reinterpret_cast<unsigned long long*>(p.out + slot) = ptr;
 }
 
-// One inner level: items are pairs of inner nodes (or one and nothing).
-template <class T, int D, int NT>
-__global__ void __launch_bounds__(NT) hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
+// One inner level: items are pairs of inner nodes (or one and nothing), one per warp at a time.
+template <class T, int D, int WARPS>
+__global__ void __launch_bounds__(32 * WARPS) hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
   constexpr int W = D * D / 32;
-  __shared__ unsigned bits[W], prefix[W], scratch[NT + 1];
-  __shared__ unsigned long long s_node, s_base;
-  __shared__ unsigned s_dense;
-  const HiAddBitmap<D, NT> map{bits, prefix, scratch};
+  __shared__ unsigned bits_all[WARPS][W], prefix_all[WARPS][W];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const HiAddBitmap<D> map{bits_all[warp], prefix_all[warp], lane};
   // After an overflow the lists of this level may hold unwritten items: stop (the host reports it).
   if (p.state[kHiAddOverflow] != 0) return;
   const unsigned items = min(*p.in_count, p.in_capacity);
-  HiAddAllocator<T> alloc;  // used by thread 0 only
-  for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
+  HiAddAllocator<T> alloc;  // used by lane 0 only
+  for (unsigned item = blockIdx.x * WARPS + warp; item < items; item += gridDim.x * WARPS) {
     const unsigned long long pa = p.in_a[item], pb = p.in_b[item];
     map.clear();
-    __syncthreads();
-    hi_add_children<D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, unsigned long long) { map.mark(cell); });
-    hi_add_children<D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, unsigned long long) { map.mark(cell); });
-    __syncthreads();
+    __syncwarp();
+    hi_add_children<D>(p.pool_a, pa, p.trans_a, lane, [&](int cell, unsigned long long) { map.mark(cell); });
+    hi_add_children<D>(p.pool_b, pb, p.trans_b, lane, [&](int cell, unsigned long long) { map.mark(cell); });
+    __syncwarp();
     const unsigned n = map.scan();
-    if (threadIdx.x == 0) {
-      const unsigned long long sparse_bytes = 16 + hi_add_round16(2ull * n) + hi_add_round16(8ull * n);
-      const unsigned long long dense_bytes = 8ull * D * D;
-      const bool dense = dense_bytes < sparse_bytes;
-      const unsigned long long at = alloc.take(p, dense ? dense_bytes : sparse_bytes);
-      const unsigned long long base = at == ~0ull ? 0ull : atomicAdd(p.next_count, n);
+    const unsigned long long sparse_bytes = 16 + hi_add_round16(2ull * n) + hi_add_round16(8ull * n);
+    const unsigned long long dense_bytes = 8ull * D * D;
+    const bool dense = dense_bytes < sparse_bytes;
+    unsigned long long at = 0, base = 0;
+    if (lane == 0) {
+      at = alloc.take(p, dense ? dense_bytes : sparse_bytes);
+      base = at == ~0ull ? 0ull : atomicAdd(p.next_count, n);
       if (base + n > p.next_capacity) atomicExch(p.state + kHiAddOverflow, 1ull);
-      const bool ok = at != ~0ull && base + n <= p.next_capacity;
-      if (ok) hi_add_link(p, p.in_slot[item], at | (dense ? kHiAddDenseInner : kHiAddSparseInner));
-      s_node = ok ? at : ~0ull;
-      s_base = base;
-      s_dense = dense;
+      if (at != ~0ull && base + n <= p.next_capacity)
+        hi_add_link(p, p.in_slot[item], at | (dense ? kHiAddDenseInner : kHiAddSparseInner));
+      else
+        at = ~0ull;
     }
-    __syncthreads();
-    const unsigned long long at = s_node, base = s_base;
+    at = __shfl_sync(0xffffffffu, at, 0);
+    base = __shfl_sync(0xffffffffu, base, 0);
     if (at == ~0ull) continue;  // uniform: the host reports the overflow
     unsigned char* node = p.out + at;
-    const bool dense = s_dense;
     const unsigned long long pointers = dense ? at : at + 16 + hi_add_round16(2ull * n);
     if (dense) {
-      for (int k = threadIdx.x; k < D * D; k += NT) reinterpret_cast<unsigned long long*>(node)[k] = 0;
+      for (int k = lane; k < D * D; k += 32) reinterpret_cast<unsigned long long*>(node)[k] = 0;
     } else {
-      if (threadIdx.x < 4) reinterpret_cast<unsigned*>(node)[threadIdx.x] = threadIdx.x == 0 ? n : 0u;
-      for (unsigned k = 2 * n + threadIdx.x; k < hi_add_round16(2ull * n); k += NT) node[16 + k] = 0;
-      if ((n & 1) && threadIdx.x == 0)  // the pointer array is padded to 16 bytes
+      if (lane < 4) reinterpret_cast<unsigned*>(node)[lane] = lane == 0 ? n : 0u;
+      for (unsigned k = 2 * n + lane; k < hi_add_round16(2ull * n); k += 32) node[16 + k] = 0;
+      if ((n & 1) && lane == 0)  // the pointer array is padded to 16 bytes
         *reinterpret_cast<unsigned long long*>(p.out + pointers + 8ull * n) = 0;
     }
     map.for_each([&](int cell, unsigned r) {
@@ -241,12 +241,12 @@ __global__ void __launch_bounds__(NT) hisparse_add_inner(const __grid_constant__
       p.next_b[base + r] = 0;
       p.next_slot[base + r] = pointers + 8ull * (dense ? cell : r);
     });
-    __syncthreads();
-    hi_add_children<D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
-    hi_add_children<D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
-    __syncthreads();
+    __syncwarp();
+    hi_add_children<D>(p.pool_a, pa, p.trans_a, lane, [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
+    hi_add_children<D>(p.pool_b, pb, p.trans_b, lane, [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
+    __syncwarp();
   }
-  if (threadIdx.x == 0) alloc.finish(p);
+  if (lane == 0) alloc.finish(p);
 }
 
 // out = coef * map(in) (C scalars); add: out += ...
@@ -272,63 +272,57 @@ __device__ __forceinline__ void hi_add_store(T* out, const T* in, const T* m, T 
   }
 }
 
-// The leaf level: items are pairs of leaves (or one and nothing). X: the output's COO width.
-template <class T, int C, int D, int NT>
-__global__ void __launch_bounds__(NT) hisparse_add_leaf(const __grid_constant__ HiAddParams<T> p) {
+// The leaf level: items are pairs of leaves (or one and nothing), one per warp at a time.
+template <class T, int C, int D, int WARPS>
+__global__ void __launch_bounds__(32 * WARPS) hisparse_add_leaf(const __grid_constant__ HiAddParams<T> p) {
   constexpr int W = D * D / 32;
-  __shared__ unsigned bits[W], prefix[W], scratch[NT + 1];
-  __shared__ unsigned long long s_node;
-  __shared__ unsigned s_type, s_padded;
-  const HiAddBitmap<D, NT> map{bits, prefix, scratch};
-  // After an overflow the lists of this level may hold unwritten items: stop (the host reports it).
+  __shared__ unsigned bits_all[WARPS][W], prefix_all[WARPS][W];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const HiAddBitmap<D> map{bits_all[warp], prefix_all[warp], lane};
   if (p.state[kHiAddOverflow] != 0) return;
   const unsigned items = min(*p.in_count, p.in_capacity);
-  HiAddAllocator<T> alloc;  // used by thread 0 only
-  for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
+  HiAddAllocator<T> alloc;  // used by lane 0 only
+  for (unsigned item = blockIdx.x * WARPS + warp; item < items; item += gridDim.x * WARPS) {
     const unsigned long long pa = p.in_a[item], pb = p.in_b[item];
     map.clear();
-    __syncthreads();
-    hi_add_entries<T, C, D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, const T*) { map.mark(cell); });
-    hi_add_entries<T, C, D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, const T*) { map.mark(cell); });
-    __syncthreads();
+    __syncwarp();
+    hi_add_entries<T, C, D>(p.pool_a, pa, p.trans_a, lane, [&](int cell, const T*) { map.mark(cell); });
+    hi_add_entries<T, C, D>(p.pool_b, pb, p.trans_b, lane, [&](int cell, const T*) { map.mark(cell); });
+    __syncwarp();
     unsigned n = map.scan();
     // A pair whose dense leaves hold only zeros: one explicit zero at (0, 0), so no pointer is empty.
     if (n == 0) {
-      if (threadIdx.x == 0) bits[0] = 1u;
-      __syncthreads();
+      if (lane == 0) map.bits[0] = 1u;
+      __syncwarp();
       n = map.scan();
     }
-    if (threadIdx.x == 0) {
-      const int width = n == 1 ? 1 : p.coo_width;
-      const unsigned padded = (n + width - 1) / width * width;
-      const unsigned long long coo_bytes =
-          16 + hi_add_round16(2ull * padded) + hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T));
-      const unsigned long long dense_bytes = hi_add_round16(static_cast<unsigned long long>(D) * D * C * sizeof(T));
-      const bool dense = p.dense_leaves && dense_bytes < coo_bytes;
-      const unsigned type = dense ? kHiAddDenseLeaf : width == 1 ? kHiAddCoo1 : width == 2 ? kHiAddCoo2 : kHiAddCoo4;
-      const unsigned long long at = alloc.take(p, dense ? dense_bytes : coo_bytes);
+    const int width = n == 1 ? 1 : p.coo_width;
+    const unsigned padded = (n + width - 1) / width * width;
+    const unsigned long long coo_bytes =
+        16 + hi_add_round16(2ull * padded) + hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T));
+    const unsigned long long dense_bytes = hi_add_round16(static_cast<unsigned long long>(D) * D * C * sizeof(T));
+    const bool dense = p.dense_leaves && dense_bytes < coo_bytes;
+    const unsigned type = dense ? kHiAddDenseLeaf : width == 1 ? kHiAddCoo1 : width == 2 ? kHiAddCoo2 : kHiAddCoo4;
+    unsigned long long at = 0;
+    if (lane == 0) {
+      at = alloc.take(p, dense ? dense_bytes : coo_bytes);
       if (at != ~0ull) hi_add_link(p, p.in_slot[item], at | type);
-      s_node = at;
-      s_type = type;
-      s_padded = padded;
     }
-    __syncthreads();
-    const unsigned long long at = s_node;
+    at = __shfl_sync(0xffffffffu, at, 0);
     if (at == ~0ull) continue;
     unsigned char* node = p.out + at;
-    const bool dense = s_type == kHiAddDenseLeaf;
     T* entries;
     if (dense) {
       entries = reinterpret_cast<T*>(node);
-      for (int k = threadIdx.x; k < D * D * C; k += NT) entries[k] = T(0);
+      for (int k = lane; k < D * D * C; k += 32) entries[k] = T(0);
     } else {
-      const unsigned padded = s_padded;
       const unsigned coord_bytes = static_cast<unsigned>(hi_add_round16(2ull * padded));
       entries = reinterpret_cast<T*>(node + 16 + coord_bytes);
-      if (threadIdx.x < 4) reinterpret_cast<unsigned*>(node)[threadIdx.x] = threadIdx.x == 0 ? n : threadIdx.x == 1 ? padded : 0u;
-      const unsigned entry_words = static_cast<unsigned>(hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T)) / sizeof(T));
-      for (unsigned k = threadIdx.x; k < entry_words; k += NT) entries[k] = T(0);
-      for (unsigned k = 2 * padded + threadIdx.x; k < coord_bytes; k += NT) node[16 + k] = 0;
+      if (lane < 4) reinterpret_cast<unsigned*>(node)[lane] = lane == 0 ? n : lane == 1 ? padded : 0u;
+      const unsigned entry_words =
+          static_cast<unsigned>(hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T)) / sizeof(T));
+      for (unsigned k = lane; k < entry_words; k += 32) entries[k] = T(0);
+      for (unsigned k = 2 * padded + lane; k < coord_bytes; k += 32) node[16 + k] = 0;
       map.for_each([&](int cell, unsigned r) {
         const unsigned char row = static_cast<unsigned char>(cell / D), col = static_cast<unsigned char>(cell % D);
         node[16 + 2 * r] = row;
@@ -340,17 +334,19 @@ __global__ void __launch_bounds__(NT) hisparse_add_leaf(const __grid_constant__ 
           }
       });
     }
-    __syncthreads();
-    hi_add_entries<T, C, D, NT>(p.pool_a, pa, p.trans_a, [&](int cell, const T* e) {
-      hi_add_store<T, C, false>(entries + static_cast<unsigned long long>(dense ? cell : map.rank(cell)) * C, e, p.map_a, p.coef_a);
+    __syncwarp();
+    hi_add_entries<T, C, D>(p.pool_a, pa, p.trans_a, lane, [&](int cell, const T* e) {
+      hi_add_store<T, C, false>(entries + static_cast<unsigned long long>(dense ? cell : map.rank(cell)) * C, e, p.map_a,
+                                p.coef_a);
     });
-    __syncthreads();
-    hi_add_entries<T, C, D, NT>(p.pool_b, pb, p.trans_b, [&](int cell, const T* e) {
-      hi_add_store<T, C, true>(entries + static_cast<unsigned long long>(dense ? cell : map.rank(cell)) * C, e, p.map_b, p.coef_b);
+    __syncwarp();
+    hi_add_entries<T, C, D>(p.pool_b, pb, p.trans_b, lane, [&](int cell, const T* e) {
+      hi_add_store<T, C, true>(entries + static_cast<unsigned long long>(dense ? cell : map.rank(cell)) * C, e, p.map_b,
+                               p.coef_b);
     });
-    __syncthreads();
+    __syncwarp();
   }
-  if (threadIdx.x == 0) alloc.finish(p);
+  if (lane == 0) alloc.finish(p);
 }
 
 }  // namespace jitsparse
