@@ -46,6 +46,9 @@ int run_memory(const std::vector<std::string>& args) {
   add_entry_configs(vm);
   const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
   const int width = vm["coo-width"].as<int>();
+  HiSparseOptions checked;
+  checked.coo_width = width;
+  checked.validate();  // a bad width is refused before any matrix is read
   MatrixQueue matrices(matrix_sources(positional_values(vm, "matrix"), vm["entry"].as<std::string>(),
                                       vm["builtin"].as<std::string>()),
                        Ordering::none);
