@@ -206,9 +206,47 @@ struct HiSparseGroup {
     __syncwarp(mask);
   }
 
+  // Leaves of at most kSmall entries are worked one per lane: a randomly numbered matrix has a one-entry
+  // leaf for nearly every entry, and walking those one after another as a group left 15 of 16 lanes idle
+  // on a chain of dependent loads. The lanes then add their products in lane order (deterministic).
+  static constexpr int kSmall = V <= 1 ? 4 : V == 2 ? 2 : 1;
+
+  // This lane's own small leaf: its products, added to the accumulators in lane order by the caller.
+  struct SmallLeaf {
+    int rows[kSmall];
+    T sums[kSmall][V];
+    int count = 0;
+  };
+  __device__ __forceinline__ void small_leaf(const SpmvParams<T>& p, unsigned long long ptr, int block,
+                                             unsigned count, SmallLeaf& out) const {
+    const unsigned type = static_cast<unsigned>(ptr & 15);
+    const unsigned x = type == kHiCoo4 ? 4 : type == kHiCoo2 ? 2 : 1;
+    const unsigned padded = (count + x - 1) / x * x;
+    const unsigned char* node = p.hs_pool + (ptr & ~15ull);
+    const unsigned char* coords = node + 16;
+    const T* entries = reinterpret_cast<const T*>(node + 16 + ((2 * padded + 15) & ~15u));
+    const int x0 = block * D;
+    out.count = static_cast<int>(count);
+#pragma unroll
+    for (int k = 0; k < kSmall; ++k) {
+      if (k >= static_cast<int>(count)) break;
+      const unsigned rc = load_matrix(reinterpret_cast<const unsigned short*>(coords + 2 * k));
+      const int r = rc & 0xff, c = rc >> 8;  // (local row, local col) bytes
+      typename E::Matrix a;
+      entry_at(entries, k, a);
+      typename E::Vector xv, pr;
+      Vec::template load_x<E>(p, x0 + (Trans ? r : c), xv);
+      E::zero(pr);
+      Mac::template mac<E>(pr, a, xv);
+      E::get(pr, out.sums[k]);
+      out.rows[k] = Trans ? c : r;
+    }
+  }
+
   // The leaves first .. last-1 of a strip, every step-th one (a group of a block-wide strip takes a share).
   // The group's lanes first read the pointers, blocks and entry counts of the next G leaves at once, so a
-  // leaf's chain of dependent loads (list -> header -> coordinates and entries -> x) starts at its data.
+  // leaf's chain of dependent loads (list -> header -> coordinates and entries -> x) starts at its data;
+  // small leaves are then worked one per lane, the others by the whole group one after another.
   __device__ __forceinline__ void leaves(const SpmvParams<T>& p, int first, int last, int step) const {
     for (int base = first; base < last; base += step * G) {
       const int mine = base + lane * step;
@@ -221,11 +259,26 @@ struct HiSparseGroup {
         if (static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf)
           my_count = load_matrix(reinterpret_cast<const unsigned*>(p.hs_pool + (my_ptr & ~15ull)));
       }
+      const bool small = mine < last && static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf && my_count <= kSmall;
+      SmallLeaf own;
+      if (small) small_leaf(p, my_ptr, my_block, my_count, own);
+      const unsigned any_small = __ballot_sync(mask, small);
+      if (any_small) {
+        for (int j = 0; j < G; ++j) {  // lane order: the sums' order never changes
+          if (lane == j && small)
+#pragma unroll
+            for (int k = 0; k < kSmall; ++k)
+              if (k < own.count) add(own.rows[k], own.sums[k]);
+          __syncwarp(mask);
+        }
+      }
       const int n = min(G, (last - base + step - 1) / step);
       for (int j = 0; j < n; ++j) {
         const unsigned long long ptr = __shfl_sync(mask, my_ptr, j, G);
         const int block = __shfl_sync(mask, my_block, j, G);
         const unsigned count = __shfl_sync(mask, my_count, j, G);
+        const bool was_small = __shfl_sync(mask, small ? 1 : 0, j, G) != 0;
+        if (was_small) continue;
         const unsigned char* node = p.hs_pool + (ptr & ~15ull);
         switch (static_cast<unsigned>(ptr & 15)) {
           case kHiDenseLeaf: dense_leaf(p, node, block); break;
