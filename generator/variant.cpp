@@ -21,7 +21,7 @@ std::string Schedule::name() const {
   std::string s = k + std::to_string(threads) + "x" + std::to_string(blocks_per_sm);
   if (kind == ScheduleKind::hola) return s + "-ept" + std::to_string(entries_per_thread);
   if (kind == ScheduleKind::hisparse)
-    return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip);
+    return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip) + (small_leaves ? "-s" : "");
   if (threads_per_row > 1) s += "-tpr" + std::to_string(threads_per_row);
   if (unroll != 2) s += "-u" + std::to_string(unroll);
   if (cached_matrix) s += "-cached";
@@ -31,7 +31,7 @@ std::string Schedule::name() const {
 Schedule Schedule::parse(const std::string& s) {
   static const std::regex re(R"((static|dynamic)-(\d{1,5})x(\d{1,3})(?:-tpr(\d{1,3}))?(?:-u(\d{1,2}))?(-cached)?)");
   static const std::regex hola(R"(hola-(\d{1,5})x(\d{1,3})-ept(\d{1,3}))");
-  static const std::regex hisparse(R"(hisparse-(\d{1,5})x(\d{1,3})-g(\d{1,3})-big(\d{1,9}))");
+  static const std::regex hisparse(R"(hisparse-(\d{1,5})x(\d{1,3})-g(\d{1,3})-big(\d{1,9})(-s)?)");
   std::smatch m;
   Schedule r;
   if (std::regex_match(s, m, hisparse)) {
@@ -40,6 +40,7 @@ Schedule Schedule::parse(const std::string& s) {
     r.blocks_per_sm = std::atoi(m[2].str().c_str());
     r.threads_per_row = std::atoi(m[3].str().c_str());
     r.big_strip = std::atoi(m[4].str().c_str());
+    r.small_leaves = m[5].matched;
   } else if (std::regex_match(s, m, hola)) {
     r.kind = ScheduleKind::hola;
     r.threads = std::atoi(m[1].str().c_str());
@@ -96,6 +97,8 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
       throw InvalidArgument("schedule " + n + ": big strips start at a power of two from 64 to 2^24 entries (0: none)");
   } else if (s.big_strip != 0) {
     throw InvalidArgument("schedule " + n + ": big strips belong to hisparse schedules only");
+  } else if (s.small_leaves) {
+    throw InvalidArgument("schedule " + n + ": small-leaf lanes belong to hisparse schedules only");
   }
 }
 

@@ -28,6 +28,9 @@ struct Schedule {
   int threads_per_row = 1;
   int entries_per_thread = 1;  // hola only
   int big_strip = 0;           // hisparse only
+  // hisparse only: leaves of at most 4/V entries are worked one per lane (name suffix "-s"); pays on
+  // randomly numbered matrices (one-entry leaves), costs on ordered ones.
+  bool small_leaves = false;
   // Row family only: matrix arrays read through the read-only cache (ld.global.nc) instead of
   // evict-first (ld.global.cs): pays where the matrix stays in L2 between products (name suffix "-cached").
   bool cached_matrix = false;
@@ -36,7 +39,7 @@ struct Schedule {
   int unroll = 2;
 
   // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached",
-  // "hola-256x8-ept4", "hisparse-128x8-g16-big4096"
+  // "hola-256x8-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-s"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
   int entries_per_block() const { return threads * entries_per_thread; }
@@ -45,7 +48,8 @@ struct Schedule {
   bool operator==(const Schedule& o) const {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
            threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread &&
-           big_strip == o.big_strip && cached_matrix == o.cached_matrix && unroll == o.unroll;
+           big_strip == o.big_strip && cached_matrix == o.cached_matrix && unroll == o.unroll &&
+           small_leaves == o.small_leaves;
   }
 };
 

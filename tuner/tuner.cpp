@@ -130,12 +130,18 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
       o.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
   if (o.mode != "schedule")
     for (const auto& name : o.hisparse_layouts) layouts.push_back(Layout::parse(name));
+  bool small_leaf_twin = false;
   for (const Layout& l : layouts) {
     Variant v;
     v.layout = l;
     if (l.outer == OuterLayout::hisparse) {
       v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
       add(v);
+      if (!small_leaf_twin) {  // the first hisparse layout also with small leaves one per lane (pays on
+        small_leaf_twin = true;  // randomly numbered matrices, costs on ordered ones: measured, not guessed)
+        v.schedule.small_leaves = true;
+        add(v);
+      }
     } else if (l.outer == OuterLayout::hola) {
       for (int ept : o.entries_per_thread) {
         v.schedule = hola_schedule(limits, 256, ept);
@@ -286,6 +292,7 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
         for (int g : {4, 8, 16, 32})
           for (int big : {0, 1024, 16384}) {
             v.schedule = hisparse_schedule(limits, t, g, big, resident);
+            v.schedule.small_leaves = seed.schedule.small_leaves;
             if (runnable(v, entry)) out.push_back(v);
           }
     return out;

@@ -44,7 +44,7 @@ struct HiCoords {
   __device__ __forceinline__ int col(int i) const { return (w[i / 2] >> (16 * (i % 2) + 8)) & 0xff; }
 };
 
-template <class T, class E, class Vec, class Mac, int D, int G, bool Trans>
+template <class T, class E, class Vec, class Mac, int D, int G, bool Trans, bool SmallLeaves>
 struct HiSparseGroup {
   static constexpr int V = E::V, C = E::C;
   T* acc;         // D x V accumulators of this group (shared)
@@ -206,9 +206,10 @@ struct HiSparseGroup {
     __syncwarp(mask);
   }
 
-  // Leaves of at most kSmall entries are worked one per lane: a randomly numbered matrix has a one-entry
-  // leaf for nearly every entry, and walking those one after another as a group left 15 of 16 lanes idle
-  // on a chain of dependent loads. The lanes then add their products in lane order (deterministic).
+  // With SmallLeaves (schedule suffix -s), leaves of at most kSmall entries are worked one per lane: a
+  // randomly numbered matrix has a one-entry leaf for nearly every entry, and walking those one after
+  // another as a group left 15 of 16 lanes idle on a chain of dependent loads. The lanes then add their
+  // products in lane order (deterministic).
   static constexpr int kSmall = V <= 1 ? 4 : V == 2 ? 2 : 1;
 
   // This lane's own small leaf: its products, added to the accumulators in lane order by the caller.
@@ -259,11 +260,11 @@ struct HiSparseGroup {
         if (static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf)
           my_count = load_matrix(reinterpret_cast<const unsigned*>(p.hs_pool + (my_ptr & ~15ull)));
       }
-      const bool small = mine < last && static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf && my_count <= kSmall;
+      const bool small = SmallLeaves && mine < last && static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf &&
+                         my_count <= kSmall;
       SmallLeaf own;
       if (small) small_leaf(p, my_ptr, my_block, my_count, own);
-      const unsigned any_small = __ballot_sync(mask, small);
-      if (any_small) {
+      if (SmallLeaves && __ballot_sync(mask, small) != 0) {
         for (int j = 0; j < G; ++j) {  // lane order: the sums' order never changes
           if (lane == j && small)
 #pragma unroll
@@ -277,8 +278,7 @@ struct HiSparseGroup {
         const unsigned long long ptr = __shfl_sync(mask, my_ptr, j, G);
         const int block = __shfl_sync(mask, my_block, j, G);
         const unsigned count = __shfl_sync(mask, my_count, j, G);
-        const bool was_small = __shfl_sync(mask, small ? 1 : 0, j, G) != 0;
-        if (was_small) continue;
+        if (SmallLeaves && __shfl_sync(mask, small ? 1 : 0, j, G) != 0) continue;
         const unsigned char* node = p.hs_pool + (ptr & ~15ull);
         switch (static_cast<unsigned>(ptr & 15)) {
           case kHiDenseLeaf: dense_leaf(p, node, block); break;
@@ -296,7 +296,7 @@ struct HiSparseGroup {
   }
 };
 
-template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, bool Trans>
+template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, bool Trans, bool SmallLeaves>
 __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ SpmvParams<T> p) {
   static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
   constexpr int V = E::V, kGroups = NT / G;
@@ -304,7 +304,7 @@ __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ 
   const int group = threadIdx.x / G;
   const int warp_lane = threadIdx.x % 32;
   const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (warp_lane / G * G);
-  const HiSparseGroup<T, E, Vec, Mac, D, G, Trans> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  const HiSparseGroup<T, E, Vec, Mac, D, G, Trans, SmallLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
   const int big = p.hs_big_strips;
   if (static_cast<int>(blockIdx.x) < big) {
     // A heavy strip: the block's groups split its leaves, then sum their accumulators in group order.

@@ -1,4 +1,5 @@
 // The tuner's CPU side: database round trip and corruption, run-time selection levels, the search space.
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -160,9 +161,10 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   const EntryType& block3 = EntryRegistry::instance().get("block3");
   TuneOptions o;
   // 20 row layouts x 6 tpr, 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64), and
-  // the 3 hisparse layouts of stage one with one schedule
+  // the 3 hisparse layouts of stage one with one schedule, the first also with small leaves per lane (-s)
   const auto joint = stage_one_variants(block3, Precision::f64, o, h100);
-  CHECK(joint.size() == 20 * 6 + 4 * 2 + 3);
+  CHECK(joint.size() == 20 * 6 + 4 * 2 + 3 + 1);
+  CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.schedule.small_leaves; }) == 1);
   for (const auto& v : joint) CHECK(kernel_shared_bytes(v, 3) <= kMaxStaticShared);
   o.hisparse_layouts = {};
   CHECK(stage_one_variants(block3, Precision::f64, o, h100).size() == 20 * 6 + 4 * 2);
@@ -210,7 +212,7 @@ TEST_CASE("tuner: transposed products search both kinds, or only the determinist
   }
   CHECK(atomic == 20 * 6 + 4 * 3);
   CHECK(copy == 20 * 6 + 4 * 3);
-  CHECK(tree == 3);
+  CHECK(tree == 3 + 1);  // the small-leaf twin too
   o.deterministic = true;
   const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
   CHECK(steady.size() == 20 * 6);  // no hola, no atomics, no hisparse transposes (shared atomics)

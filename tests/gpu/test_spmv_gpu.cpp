@@ -130,10 +130,10 @@ const std::vector<Schedule> kHolaSchedules = {
 };
 
 // HiSparse: groups of 16, 4, 32 and 8 threads; big strips from 64 slots (most strips take a block),
-// 4096, none, and 256.
+// 4096, none, and 256; the last two with small leaves worked one per lane (-s).
 const std::vector<Schedule> kHiSparseSchedules = {
     Schedule::parse("hisparse-128x4-g16-big4096"), Schedule::parse("hisparse-256x2-g4-big64"),
-    Schedule::parse("hisparse-64x8-g32-big0"), Schedule::parse("hisparse-96x3-g8-big256"),
+    Schedule::parse("hisparse-64x8-g32-big0-s"), Schedule::parse("hisparse-96x3-g8-big256-s"),
 };
 // Node widths 16, 64 and 256 with COO1, COO2 and COO4 leaves; vectors aos and soa.
 const std::vector<Layout> kHiSparseLayouts = {
