@@ -16,12 +16,12 @@
 #include "cli/commands.hpp"
 #include "cli/matrix_sources.hpp"
 #include "cli/options.hpp"
-#include "core/entry_adjoint.hpp"
 #include "core/error.hpp"
 #include "core/file_util.hpp"
 #include "core/hisparse.hpp"
 #include "core/matrix_add.hpp"
 #include "core/matrix_compare.hpp"
+#include "core/yardstick.hpp"
 #include "runtime/context.hpp"
 #include "runtime/hisparse_add.hpp"
 #include "runtime/l2_flush.hpp"
@@ -30,14 +30,6 @@ namespace jitsparse::cli {
 namespace {
 
 constexpr double kAlpha = 1.5, kBeta = -0.5;  // general coefficients: neither 1 nor a sign flip only
-
-// CSR with 32-bit indices: the memory yardstick of the HiSparse issue.
-int64_t csr32_bytes(int64_t rows, int64_t nnz, int entry_bytes) { return 4 * (rows + 1) + nnz * (4 + entry_bytes); }
-
-HostMatrix absolute(HostMatrix a) {
-  for (double& v : a.values) v = std::fabs(v);
-  return a;
-}
 
 nlohmann::json timing_json(const TimingResult& t) {
   return {{"median_us", t.median_us}, {"q1_us", t.q1_us}, {"q3_us", t.q3_us}, {"samples_us", t.samples_us}};
@@ -60,11 +52,7 @@ nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix&
     c = plan.take_result();
   }
   const HiSparseMatrix hc = c.download(ctx.stream());
-  const HostMatrix oa = op_matrix(a, op), ob = op_matrix(b, op);
-  const std::string wrong =
-      compare_matrices(hc.to_host(), add_matrices(oa, ob, kAlpha, kBeta),
-                       add_matrices(absolute(oa), absolute(ob), std::fabs(kAlpha), std::fabs(kBeta)),
-                       p == Precision::f64 ? 1e-13 : 2e-6);
+  const std::string wrong = compare_sum(hc.to_host(), a, op, b, op, kAlpha, kBeta, p);
   r["c_bytes"] = c.pool_bytes();
   r["c_span_bytes"] = c.span_bytes();  // with the unused tails of the blocks' chunks
   r["c_nodes"] = c.nodes();

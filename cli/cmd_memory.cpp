@@ -14,15 +14,14 @@
 #include "core/error.hpp"
 #include "core/file_util.hpp"
 #include "core/hisparse.hpp"
+#include "core/yardstick.hpp"
 
 namespace jitsparse::cli {
 namespace {
 
 constexpr int kWidths[] = {16, 32, 64, 128, 256};
 
-int64_t csr32_bytes(const HostMatrix& a, Precision p) {
-  return 4 * (int64_t{a.rows} + 1) + a.nnz() * (4 + a.components() * scalar_bytes(p));
-}
+int64_t csr32_of(const HostMatrix& a, Precision p) { return csr32_bytes(a.rows, a.nnz(), a.components() * scalar_bytes(p)); }
 
 }  // namespace
 
@@ -62,7 +61,7 @@ int run_memory(const std::vector<std::string>& args) {
     const HostMatrix& a = m->matrix;
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
-      const int64_t csr = csr32_bytes(a, p);
+      const int64_t csr = csr32_of(a, p);
       const std::string key = a.entry.name + " " + to_string(p);
       nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
                           {"rows", a.rows}, {"cols", a.cols}, {"nnz", a.nnz()}, {"csr32_bytes", csr}, {"coo_width", width}};

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/entry_adjoint.hpp"
+#include "core/matrix_add.hpp"
+
 namespace jitsparse {
 
 std::string compare_matrices(const HostMatrix& got, const HostMatrix& ref, const HostMatrix& scale, double tol) {
@@ -38,6 +41,21 @@ std::string compare_matrices(const HostMatrix& got, const HostMatrix& ref, const
   if (bad == 0 && extra == 0) return "";
   msg << bad << " wrong components, " << extra << " entries outside the reference's pattern";
   return msg.str();
+}
+
+namespace {
+HostMatrix absolute(HostMatrix a) {
+  for (double& v : a.values) v = std::fabs(v);
+  return a;
+}
+}  // namespace
+
+std::string compare_sum(const HostMatrix& got, const HostMatrix& a, Op op_a, const HostMatrix& b, Op op_b,
+                        double alpha, double beta, Precision p) {
+  const HostMatrix oa = op_matrix(a, op_a), ob = op_matrix(b, op_b);
+  return compare_matrices(got, add_matrices(oa, ob, alpha, beta),
+                          add_matrices(absolute(oa), absolute(ob), std::fabs(alpha), std::fabs(beta)),
+                          p == Precision::f64 ? 1e-13 : 2e-6);
 }
 
 }  // namespace jitsparse

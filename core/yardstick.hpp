@@ -19,6 +19,10 @@ inline double compulsory_bytes(const HostMatrix& a, Precision p) {
   return compulsory_bytes(a.rows, a.cols, a.nnz(), a.components(), a.vector_components(), p);
 }
 
+// Bytes of CSR with 32-bit indices (row pointers, column indices, values): the memory yardstick of
+// HiSparse (issue 9).
+inline int64_t csr32_bytes(int64_t rows, int64_t nnz, int entry_bytes) { return 4 * (rows + 1) + nnz * (4 + entry_bytes); }
+
 // GB/s (1e9 bytes per second) for a time in microseconds.
 inline double effective_gbps(double bytes, double microseconds) {
   return microseconds > 0 ? bytes / (microseconds * 1e3) : 0.0;

@@ -2,6 +2,7 @@
 // taken back from a pool made elsewhere, and NVRTC compiling the addition's kernels.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/hisparse.hpp"
+#include "core/matrix_add.hpp"
+#include "core/matrix_compare.hpp"
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 #include "generator/kernel_builder.hpp"
@@ -119,4 +122,30 @@ TEST_CASE("generator: the hisparse addition kernels compile (node widths, precis
   }
   for (int c : {1, 2, 8, 9}) compile("jitsparse::hisparse_add_leaf<double, " + std::to_string(c) + ", 64, 4>");
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("compare_sum: a right sum passes; a wrong value, an extra entry or a lost one fails") {
+  const EntryType& e = entry("complex");
+  const HostMatrix a = random(e, 40, 30, 1), b = random(e, 30, 40, 2);
+  HostMatrix c = add_matrices(op_matrix(a, Op::n), op_matrix(b, Op::h), 2.0, -1.0);
+  CHECK(compare_sum(c, a, Op::n, b, Op::h, 2.0, -1.0, Precision::f64).empty());
+  HostMatrix wrong = c;
+  wrong.values[3] += 1e-6;
+  CHECK(compare_sum(wrong, a, Op::n, b, Op::h, 2.0, -1.0, Precision::f64).find("wrong components") != std::string::npos);
+  CHECK(compare_sum(wrong, a, Op::n, b, Op::h, 2.0, -1.0, Precision::f32).empty());  // within f32's tolerance
+  // One entry dropped (its value is not zero) and one position outside the pattern.
+  TripletList dropped(e, c.rows, c.cols), extra(e, c.rows, c.cols);
+  for (int32_t r = 0; r < c.rows; ++r)
+    for (int32_t k = c.row_ptr[r]; k < c.row_ptr[r + 1]; ++k) {
+      if (k != 0) dropped.add(r, c.col_idx[k], c.entry_values(k));
+      extra.add(r, c.col_idx[k], c.entry_values(k));
+    }
+  int32_t free_col = 0;  // a column of row 0 that the sum does not hold
+  while (std::find(c.col_idx.begin() + c.row_ptr[0], c.col_idx.begin() + c.row_ptr[1], free_col) !=
+         c.col_idx.begin() + c.row_ptr[1])
+    ++free_col;
+  const double v[2] = {1, 0};
+  extra.add(0, free_col, v);
+  CHECK_FALSE(compare_sum(dropped.build(), a, Op::n, b, Op::h, 2.0, -1.0, Precision::f64).empty());
+  CHECK(compare_sum(extra.build(), a, Op::n, b, Op::h, 2.0, -1.0, Precision::f64).find("outside") != std::string::npos);
 }

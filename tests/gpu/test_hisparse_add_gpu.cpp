@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "core/entry_adjoint.hpp"
 #include "core/error.hpp"
 #include "core/hisparse.hpp"
 #include "core/matrix_add.hpp"
@@ -31,19 +30,11 @@ HostMatrix random(const EntryType& e, int32_t rows, int32_t cols, double mean_ro
   return random_matrix(e, o);
 }
 
-HostMatrix absolute(HostMatrix a) {
-  for (double& v : a.values) v = std::fabs(v);
-  return a;
-}
-
 // C (from the GPU, read back through a checked walk) against alpha op_a(A) + beta op_b(B) in double.
 // Where the reference is (near) zero, a dense leaf may leave the entry out (core/hisparse.hpp, limits).
 void check_sum(const HiSparseMatrix& c, const HostMatrix& a, Op op_a, const HostMatrix& b, Op op_b, double alpha,
                double beta, Precision p) {
-  const HostMatrix oa = op_matrix(a, op_a), ob = op_matrix(b, op_b);
-  const HostMatrix ref = add_matrices(oa, ob, alpha, beta);
-  const HostMatrix scale = add_matrices(absolute(oa), absolute(ob), std::fabs(alpha), std::fabs(beta));
-  const std::string wrong = compare_matrices(c.to_host(), ref, scale, p == Precision::f64 ? 1e-13 : 2e-6);
+  const std::string wrong = compare_sum(c.to_host(), a, op_a, b, op_b, alpha, beta, p);
   CHECK_MESSAGE(wrong.empty(), wrong);
 }
 
