@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/matrix_add.hpp"
 #include "core/reference.hpp"
+#include "bench/cusparse_util.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
@@ -26,18 +27,7 @@
 namespace jitsparse {
 namespace {
 
-// cuSPARSE declined (NOT_SUPPORTED): the result is "unsupported", not an error.
-struct Unsupported : Error {
-  using Error::Error;
-};
-
-void check(cusparseStatus_t s, const char* what) {
-  if (s == CUSPARSE_STATUS_SUCCESS) return;
-  const std::string msg =
-      std::string(what) + " returned " + cusparseGetErrorName(s) + ": " + cusparseGetErrorString(s);
-  if (s == CUSPARSE_STATUS_NOT_SUPPORTED) throw Unsupported(msg);
-  throw DeviceError(msg);
-}
+using namespace cusparse_util;  // Unsupported, check_cusparse, the RAII handles, is_complex
 
 // cuSPARSE may reject a null array even where it is empty (DeviceBuffer gives null for 0 bytes).
 DeviceBuffer device_array(size_t bytes, const std::string& what) {
@@ -54,24 +44,6 @@ std::vector<T> download(const DeviceBuffer& d, size_t count, cudaStream_t stream
   std::vector<T> v(count);
   if (count > 0) d.download(v.data(), count * sizeof(T), stream);
   return v;
-}
-
-struct HandleDeleter {
-  void operator()(cusparseHandle_t h) const { cusparseDestroy(h); }
-};
-struct MatDescrDeleter {
-  void operator()(cusparseMatDescr_t d) const { cusparseDestroyMatDescr(d); }
-};
-using Handle = std::unique_ptr<std::remove_pointer_t<cusparseHandle_t>, HandleDeleter>;
-using MatDescr = std::unique_ptr<std::remove_pointer_t<cusparseMatDescr_t>, MatDescrDeleter>;
-
-// The entry is the complex numbers (re, im): its aos values are cuComplex / cuDoubleComplex. Decided by
-// the multiplication, as the SpMV baselines do, so a renamed copy qualifies and a look-alike does not.
-bool is_complex(const EntryType& e) {
-  if (e.num_components() != 2 || e.num_vector_components() != 2) return false;
-  const double probe[2] = {0.375, -1.625};
-  const std::vector<double> m = e.expansion(probe);
-  return m[0] == probe[0] && m[1] == -probe[1] && m[2] == probe[1] && m[3] == probe[0];
 }
 
 // The entry type of cuSPARSE's real scalar form (add_matrices only needs a name and one component).
@@ -206,7 +178,7 @@ class AddRunner {
     if (scale.col_idx != ref.col_idx || scale.row_ptr != ref.row_ptr)
       throw Error("internal: the reference and its scale have different patterns");
 
-    handle_ = make_handle();
+    handle_ = make_handle(stream_);
     descr_ = make_descr();
     DeviceCsr da = upload_csr(sa, "A"), db = upload_csr(sb, "B");
     DeviceCsr ta, tb;  // op t/h: csr2csc of A and B, allocated once
@@ -231,7 +203,7 @@ class AddRunner {
     cusparseHandle_t h = handle_.get();
     cusparseMatDescr_t d = descr_.get();
     size_t work_bytes = 0;
-    check(api.buffer_size(h, m, n, &alpha_v, d, oa.nnz, oa.values.as<V>(), oa.row_ptr.as<int>(),
+    check_cusparse(api.buffer_size(h, m, n, &alpha_v, d, oa.nnz, oa.values.as<V>(), oa.row_ptr.as<int>(),
                           oa.col_idx.as<int>(), &beta_v, d, ob.nnz, ob.values.as<V>(), ob.row_ptr.as<int>(),
                           ob.col_idx.as<int>(), d, c.values.as<V>(), c.row_ptr.as<int>(), c.col_idx.as<int>(),
                           &work_bytes),
@@ -246,7 +218,7 @@ class AddRunner {
     auto launch = [&] {
       if (transposed) convert();
       int nnz = 0;
-      check(cusparseXcsrgeam2Nnz(h, m, n, d, oa.nnz, oa.row_ptr.as<int>(), oa.col_idx.as<int>(), d, ob.nnz,
+      check_cusparse(cusparseXcsrgeam2Nnz(h, m, n, d, oa.nnz, oa.row_ptr.as<int>(), oa.col_idx.as<int>(), d, ob.nnz,
                                  ob.row_ptr.as<int>(), ob.col_idx.as<int>(), d, c.row_ptr.as<int>(), &nnz,
                                  work.get()),
             "cusparseXcsrgeam2Nnz");
@@ -254,7 +226,7 @@ class AddRunner {
         throw Error("cusparseXcsrgeam2Nnz reported " + std::to_string(nnz) +
                     " entries, beyond nnz(A) + nnz(B) = " + std::to_string(capacity));
       nnz_c = nnz;
-      check(api.compute(h, m, n, &alpha_v, d, oa.nnz, oa.values.as<V>(), oa.row_ptr.as<int>(),
+      check_cusparse(api.compute(h, m, n, &alpha_v, d, oa.nnz, oa.values.as<V>(), oa.row_ptr.as<int>(),
                         oa.col_idx.as<int>(), &beta_v, d, ob.nnz, ob.values.as<V>(), ob.row_ptr.as<int>(),
                         ob.col_idx.as<int>(), d, c.values.as<V>(), c.row_ptr.as<int>(), c.col_idx.as<int>(),
                         work.get()),
@@ -295,20 +267,12 @@ class AddRunner {
   }
 
  private:
-  Handle make_handle() const {
-    cusparseHandle_t h = nullptr;
-    check(cusparseCreate(&h), "cusparseCreate");
-    Handle owned(h);
-    check(cusparseSetStream(h, stream_), "cusparseSetStream");
-    check(cusparseSetPointerMode(h, CUSPARSE_POINTER_MODE_HOST), "cusparseSetPointerMode");
-    return owned;
-  }
   static MatDescr make_descr() {  // general, zero-based: for A, B and C alike
     cusparseMatDescr_t d = nullptr;
-    check(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
+    check_cusparse(cusparseCreateMatDescr(&d), "cusparseCreateMatDescr");
     MatDescr owned(d);
-    check(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
-    check(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
+    check_cusparse(cusparseSetMatType(d, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+    check_cusparse(cusparseSetMatIndexBase(d, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
     return owned;
   }
 
@@ -336,7 +300,7 @@ class AddRunner {
   // CSC of `in` is CSR of its transpose: written into out's arrays (out.rows = in.cols).
   size_t csr2csc_buffer(const DeviceCsr& in, DeviceCsr& out) const {
     size_t size = 0;
-    check(cusparseCsr2cscEx2_bufferSize(handle_.get(), in.rows, in.cols, in.nnz, in.values.get(),
+    check_cusparse(cusparseCsr2cscEx2_bufferSize(handle_.get(), in.rows, in.cols, in.nnz, in.values.get(),
                                         in.row_ptr.as<int>(), in.col_idx.as<int>(), out.values.get(),
                                         out.row_ptr.as<int>(), out.col_idx.as<int>(), geam2(V{}).type,
                                         CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
@@ -345,7 +309,7 @@ class AddRunner {
     return size;
   }
   void csr2csc(const DeviceCsr& in, DeviceCsr& out, void* work) const {
-    check(cusparseCsr2cscEx2(handle_.get(), in.rows, in.cols, in.nnz, in.values.get(), in.row_ptr.as<int>(),
+    check_cusparse(cusparseCsr2cscEx2(handle_.get(), in.rows, in.cols, in.nnz, in.values.get(), in.row_ptr.as<int>(),
                              in.col_idx.as<int>(), out.values.get(), out.row_ptr.as<int>(),
                              out.col_idx.as<int>(), geam2(V{}).type, CUSPARSE_ACTION_NUMERIC,
                              CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, work),

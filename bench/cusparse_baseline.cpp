@@ -17,6 +17,7 @@
 #include "core/reference.hpp"
 #include "core/yardstick.hpp"
 #include "bench/sliced_ell.hpp"
+#include "bench/cusparse_util.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
@@ -25,20 +26,7 @@
 namespace jitsparse {
 namespace {
 
-// cuSPARSE said CUSPARSE_STATUS_NOT_SUPPORTED (or we know it cannot take the matrix): the method is
-// "unsupported", not an error.
-struct Unsupported : Error {
-  using Error::Error;
-};
-
-void check_cusparse(cusparseStatus_t s, const char* what) {
-  if (s == CUSPARSE_STATUS_SUCCESS) return;
-  std::string msg =
-      std::string(what) + " returned " + cusparseGetErrorName(s) + ": " + cusparseGetErrorString(s);
-  if (s == CUSPARSE_STATUS_NOT_SUPPORTED || s == CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED)
-    throw Unsupported(msg);
-  throw DeviceError(msg);
-}
+using namespace cusparse_util;  // Unsupported, check_cusparse, the RAII handles, is_complex
 
 // --- device arrays -------------------------------------------------------------------------------------
 
@@ -74,34 +62,6 @@ Array upload_vector(const std::vector<T>& v, cudaStream_t stream, const std::str
   return a;
 }
 
-// --- RAII for cuSPARSE objects -------------------------------------------------------------------------
-
-struct HandleDeleter {
-  void operator()(cusparseHandle_t h) const { cusparseDestroy(h); }
-};
-struct SpMatDeleter {
-  void operator()(cusparseSpMatDescr_t m) const { cusparseDestroySpMat(m); }
-};
-struct DnVecDeleter {
-  void operator()(cusparseDnVecDescr_t v) const { cusparseDestroyDnVec(v); }
-};
-struct MatDescrDeleter {
-  void operator()(cusparseMatDescr_t d) const { cusparseDestroyMatDescr(d); }
-};
-using Handle = std::unique_ptr<std::remove_pointer_t<cusparseHandle_t>, HandleDeleter>;
-using SpMat = std::unique_ptr<std::remove_pointer_t<cusparseSpMatDescr_t>, SpMatDeleter>;
-using DnVec = std::unique_ptr<std::remove_pointer_t<cusparseDnVecDescr_t>, DnVecDeleter>;
-using MatDescr = std::unique_ptr<std::remove_pointer_t<cusparseMatDescr_t>, MatDescrDeleter>;
-
-Handle make_handle(cudaStream_t stream) {
-  cusparseHandle_t h = nullptr;
-  check_cusparse(cusparseCreate(&h), "cusparseCreate");
-  Handle owned(h);
-  check_cusparse(cusparseSetStream(h, stream), "cusparseSetStream");
-  check_cusparse(cusparseSetPointerMode(h, CUSPARSE_POINTER_MODE_HOST), "cusparseSetPointerMode");
-  return owned;
-}
-
 DnVec make_dnvec(int64_t size, void* values, cudaDataType type) {
   cusparseDnVecDescr_t v = nullptr;
   check_cusparse(cusparseCreateDnVec(&v, size, values, type), "cusparseCreateDnVec");
@@ -109,16 +69,6 @@ DnVec make_dnvec(int64_t size, void* values, cudaDataType type) {
 }
 
 // --- entry-type classification --------------------------------------------------------------------------
-
-// True when the entry is the complex numbers with components (re, im): then the aos values are exactly
-// cuComplex / cuDoubleComplex. Checked on the multiplication itself, not the name, so a renamed user copy
-// also qualifies and a look-alike with another product does not.
-bool is_complex(const EntryType& e) {
-  if (e.num_components() != 2 || e.num_vector_components() != 2) return false;
-  const double probe[2] = {0.375, -1.625};
-  std::vector<double> m = e.expansion(probe);
-  return m[0] == probe[0] && m[1] == -probe[1] && m[2] == probe[1] && m[3] == probe[0];
-}
 
 // Quaternions as cuSPARSE's cheapest form (DESIGN.md, Measuring): q = a + b j, a = w + x i, b = y + z i,
 // is the complex 2x2 block [[a, b], [-conj(b), conj(a)]], a vector element v = c + d j its first column
