@@ -27,7 +27,7 @@
 namespace jitsparse {
 namespace {
 
-using namespace cusparse_util;  // Unsupported, check_cusparse, the RAII handles, is_complex
+using namespace cusparse_util;  // Unsupported, check_cusparse, record_status, the RAII handles, is_complex
 
 // cuSPARSE may reject a null array even where it is empty (DeviceBuffer gives null for 0 bytes).
 DeviceBuffer device_array(size_t bytes, const std::string& what) {
@@ -416,7 +416,7 @@ AddBaselineResult run_cusparse_add(const HostMatrix& a, const HostMatrix& b, dou
 
   query_device(options.device);  // throws DeviceError (no GPU, bad ordinal) with a clear message
   cuda_check(cudaSetDevice(options.device), "cudaSetDevice(" + std::to_string(options.device) + ")");
-  try {
+  record_status(r.status, [&] {
     CudaStream stream;
     const double tol = default_tolerance(p);
     if (p == Precision::f32) {
@@ -430,14 +430,7 @@ AddBaselineResult run_cusparse_add(const HostMatrix& a, const HostMatrix& b, dou
       else
         AddRunner<double>(options, stream.get(), tol).run(a, b, alpha, beta, r);
     }
-  } catch (const Unsupported& e) {
-    r.status = std::string("unsupported: ") + e.what();
-  } catch (const std::bad_alloc&) {
-    r.status = "error: out of host memory";
-  } catch (const std::exception& e) {
-    r.status = std::string("error: ") + e.what();
-  }
-  if (r.status.empty()) r.status = "error: no status recorded";  // defensive: never blank
+  }, "no status recorded");
   return r;
 }
 

@@ -26,7 +26,7 @@
 namespace jitsparse {
 namespace {
 
-using namespace cusparse_util;  // Unsupported, check_cusparse, the RAII handles, is_complex
+using namespace cusparse_util;  // Unsupported, check_cusparse, record_status, the RAII handles, is_complex
 
 // --- device arrays -------------------------------------------------------------------------------------
 
@@ -310,16 +310,7 @@ class Runner {
 
   // One method: its own setup, verification and timing; failures land in r.status.
   void method(BaselineResult& r, const std::function<void(BaselineResult&)>& body) {
-    try {
-      body(r);
-    } catch (const Unsupported& e) {
-      r.status = std::string("unsupported: ") + e.what();
-    } catch (const std::bad_alloc&) {
-      r.status = "error: out of host memory";
-    } catch (const std::exception& e) {
-      r.status = std::string("error: ") + e.what();
-    }
-    if (r.status.empty()) r.status = "error: the method recorded no status";  // defensive: never blank
+    record_status(r.status, [&] { body(r); }, "the method recorded no status");
   }
 
   // Verify `launch` (y poisoned with NaN first), then time it if it is right.

@@ -1,5 +1,6 @@
 #include "bench/cusparse_util.hpp"
 
+#include <new>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,19 @@ void check_cusparse(cusparseStatus_t s, const char* what) {
       std::string(what) + " returned " + cusparseGetErrorName(s) + ": " + cusparseGetErrorString(s);
   if (s == CUSPARSE_STATUS_NOT_SUPPORTED || s == CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED) throw Unsupported(msg);
   throw DeviceError(msg);
+}
+
+void record_status(std::string& status, const std::function<void()>& body, const char* blank) {
+  try {
+    body();
+  } catch (const Unsupported& e) {
+    status = std::string("unsupported: ") + e.what();
+  } catch (const std::bad_alloc&) {
+    status = "error: out of host memory";
+  } catch (const std::exception& e) {
+    status = std::string("error: ") + e.what();
+  }
+  if (status.empty()) status = std::string("error: ") + blank;  // defensive: never blank
 }
 
 Handle make_handle(cudaStream_t stream) {

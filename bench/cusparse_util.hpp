@@ -1,5 +1,7 @@
 #pragma once
+#include <functional>
 #include <memory>
+#include <string>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -21,6 +23,11 @@ struct Unsupported : Error {
 // Throws Unsupported for NOT_SUPPORTED and MATRIX_TYPE_NOT_SUPPORTED, DeviceError for any other failure;
 // the message names the call.
 void check_cusparse(cusparseStatus_t s, const char* what);
+
+// Runs one method's body and records how it failed in `status` (left as the body set it on success):
+// "unsupported: ..." for Unsupported, "error: ..." for any other exception (host memory included), and
+// "error: <blank>" when the body set no status at all, so a row is never blank.
+void record_status(std::string& status, const std::function<void()>& body, const char* blank);
 
 // RAII for cuSPARSE objects.
 struct HandleDeleter {

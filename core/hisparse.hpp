@@ -150,6 +150,9 @@ struct HiLeaf {
 // Every leaf, in tree order (inside one leaf row, by column; inside one leaf column, by row).
 std::vector<HiLeaf> hisparse_leaves(const HiSparseMatrix& m);
 
+// Nodes at each level (level 0: leaves), from a walk that does not read the entries.
+std::vector<int64_t> hisparse_level_nodes(const HiSparseMatrix& m);
+
 // Walks the tree; throws InvalidArgument on a corrupt pointer (offset out of the pool, wrong type for level).
 HiSparseStats hisparse_statistics(const HiSparseMatrix& m);
 

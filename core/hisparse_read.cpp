@@ -187,6 +187,15 @@ std::vector<HiLeaf> hisparse_leaves(const HiSparseMatrix& m) {
   return out;
 }
 
+std::vector<int64_t> hisparse_level_nodes(const HiSparseMatrix& m) {
+  std::vector<int64_t> out(m.levels(), 0);
+  Visitor v;
+  v.entries = false;
+  v.node = [&](int level, HiNodeType) { ++out[level]; };
+  Walker(m, v).run();
+  return out;
+}
+
 HiSparseStats hisparse_statistics(const HiSparseMatrix& m) {
   HiSparseStats s;
   s.pool_bytes = m.pool().size();

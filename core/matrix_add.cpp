@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/random_matrix.hpp"
 
 namespace jitsparse {
 
@@ -52,15 +53,6 @@ HostMatrix add_matrices(const HostMatrix& a, const HostMatrix& b, double alpha, 
   }
   return c;
 }
-
-namespace {
-// Uniform in [0, 1) from the top 53 bits; uniform integer in [0, n) (modulo bias negligible here). Ours,
-// not std::uniform_*_distribution, whose results differ between standard libraries.
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-int64_t uniform_int(std::mt19937_64& rng, int64_t n) {
-  return static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
-}
-}  // namespace
 
 HostMatrix perturb_pattern(const HostMatrix& a, uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -9,12 +9,6 @@
 namespace jitsparse {
 namespace {
 
-// Uniform in [-1, 1] from the top 53 bits (portable, unlike std::uniform_real_distribution).
-double uniform_pm1(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-52 - 1.0; }
-// Uniform integer in [0, n), n > 0 (the modulo bias is below 2^-40 for the sizes we use).
-int64_t uniform_int(std::mt19937_64& rng, int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); }
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
 // `count` distinct sorted columns from [lo, hi), appended to out.
 void sample_columns(std::mt19937_64& rng, int64_t lo, int64_t hi, int64_t count, std::vector<int32_t>& out,
                     std::vector<int32_t>& scratch) {

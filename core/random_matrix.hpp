@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ struct RandomMatrixOptions {
   // The long row sits at rows / 3: not at a slice boundary, the same for every seed.
   int32_t long_row_index() const { return rows / 3; }
 };
+
+// Uniform draws from the top bits of std::mt19937_64, the same on every platform (unlike the
+// std::uniform_*_distribution, whose results differ between standard libraries).
+inline double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }  // [0, 1)
+inline double uniform_pm1(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-52 - 1.0; }  // [-1, 1)
+// [0, n); the modulo bias is negligible for the sizes drawn here.
+inline int64_t uniform_int(std::mt19937_64& rng, int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); }
 
 // Values uniform in [-1, 1] per component; columns sorted and unique.
 HostMatrix random_matrix(const EntryType& entry, const RandomMatrixOptions& options);

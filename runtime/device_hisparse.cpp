@@ -17,9 +17,7 @@ DeviceHiSparse::DeviceHiSparse(const HiSparseMatrix& m, cudaStream_t stream)
       root_(m.root()),
       transposed_(m.transposed()),
       scale_(m.scale()) {
-  const HiSparseStats s = hisparse_statistics(m);
-  level_nodes_.assign(m.levels(), 0);
-  for (int l = 0; l < m.levels(); ++l) level_nodes_[l] = std::accumulate(s.nodes[l].begin(), s.nodes[l].end(), int64_t{0});
+  level_nodes_ = hisparse_level_nodes(m);  // sizes an addition's work lists
   pool_ = DeviceBuffer(std::max<size_t>(m.pool().size(), 16), "hisparse pool");
   if (!m.pool().empty()) pool_.upload(m.pool().data(), m.pool().size(), stream);
 }

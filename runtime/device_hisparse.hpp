@@ -16,7 +16,8 @@ namespace jitsparse {
 class DeviceHiSparse {
  public:
   DeviceHiSparse() = default;
-  // Uploads the pool (synchronous w.r.t. host memory); node counts per level come from one walk.
+  // Uploads the pool (synchronous w.r.t. host memory); node counts per level come from a walk that
+  // skips the entries.
   DeviceHiSparse(const HiSparseMatrix& m, cudaStream_t stream);
 
   // Downloads and checks the tree (every pointer walked); the state comes with it.

@@ -20,7 +20,7 @@ namespace jitsparse {
 // enqueue() only launches and can be timed; take_result() waits and hands over C.
 class HiSparseAdd {
  public:
-  // Throws InvalidArgument when the entry types, precisions, node widths or the sizes of op_a(A) and
+  // The plan keeps pointers to a and b: they must outlive it. Throws InvalidArgument when the entry types, precisions, node widths or the sizes of op_a(A) and
   // op_b(B) differ, or op h is asked of a type without an entry adjoint.
   HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b);
 

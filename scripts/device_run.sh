@@ -6,7 +6,7 @@
 #   set: the model's picks), irregular (tune the irregular set, then bench it cold), irregular-warm, rcm (bench --reorder rcm on a shuffled mesh),
 #   bench-hisparse, bench-hisparse-t, bench-hisparse-h (the fastest tuned hisparse variant, else the tuner's
 #   first hisparse setup; op n / t / h), add-tests (the A + B GPU tests), bench-add, bench-add-t, bench-add-h,
-#   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add,
+#   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add, sanitize-hisparse,
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, sanitize-new (memcheck and racecheck of the sorted sell, load
 #   policy and unroll kernels), quick (tune --quick on the shared matrices); cache=DIR switches the
@@ -47,6 +47,11 @@ for step in "$@"; do
     bench-add-h) run bench_add_h "$bin/jitsparse" bench-add --op h -o "$out/bench_add_h" ;;
     bench-add-cold) run bench_add_cold "$bin/jitsparse" bench-add --l2 cold -o "$out/bench_add_cold" ;;
     bench-add-shared) run bench_add_shared "$bin/jitsparse" bench-add tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/bench_add_shared" ;;
+    sanitize-hisparse)  # the hisparse kernels with small leaves per lane (-s)
+      for tool in memcheck racecheck; do
+        run "sanitize_hisparse_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \
+          -tc="gpu spmv: hisparse small leaves*"
+      done ;;
     sanitize-add)
       for tool in memcheck racecheck; do
         run "sanitize_add_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \

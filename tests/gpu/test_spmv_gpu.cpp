@@ -254,6 +254,43 @@ TEST_CASE("gpu spmv: sorted sell, load policies and unroll (real)") { run_new_ke
 TEST_CASE("gpu spmv: sorted sell, load policies and unroll (complex)") { run_new_kernels("complex"); }
 TEST_CASE("gpu spmv: sorted sell, load policies and unroll (block3)") { run_new_kernels("block3"); }
 
+// The hisparse kernels with small leaves worked one per lane (-s), alone, on a randomly numbered matrix
+// (one-entry leaves) and a banded one (big and dense leaves beside small ones): small enough for
+// compute-sanitizer (scripts/device_run.sh sanitize-hisparse).
+static void run_small_leaf_kernels(const char* name) {
+  Context& ctx = gpu_context();
+  const EntryType& e = entry_type(name);
+  RandomMatrixOptions scattered, banded;
+  scattered.rows = 1900;
+  scattered.cols = 2300;
+  scattered.mean_row = 3;
+  scattered.empty_fraction = 0.1;
+  scattered.seed = 31;
+  banded.rows = banded.cols = 1500;
+  banded.mean_row = 30;
+  banded.band = 20;
+  banded.seed = 32;
+  for (const RandomMatrixOptions& o : {scattered, banded}) {
+    const HostMatrix a = random_matrix(e, o);
+    for (const char* layout : {"hisparse32c2-aos-aos", "hisparse64c4-aos-soa"})
+      for (Precision p : {Precision::f32, Precision::f64}) {
+        const Layout l = Layout::parse(layout);
+        DeviceMatrix da(ctx, a, l, p);
+        for (const char* sc : {"hisparse-128x4-g16-big4096-s", "hisparse-64x8-g4-big64-s"})
+          for (Op op : {Op::n, Op::t, Op::h}) {
+            const Variant v{e.name, p, l, Schedule::parse(sc), op, TransposeKind::tree};
+            if (kernel_shared_bytes(v, e.num_vector_components()) > kMaxStaticShared) continue;
+            check_variant(ctx, v, a, da, 1.0, 0.0);
+            check_variant(ctx, v, a, da, -0.5, 2.0);
+          }
+      }
+  }
+}
+
+TEST_CASE("gpu spmv: hisparse small leaves per lane (real)") { run_small_leaf_kernels("real"); }
+TEST_CASE("gpu spmv: hisparse small leaves per lane (complex)") { run_small_leaf_kernels("complex"); }
+TEST_CASE("gpu spmv: hisparse small leaves per lane (quaternion)") { run_small_leaf_kernels("quaternion"); }
+
 TEST_CASE("gpu spmv: transposed products need the right matrix and vector lengths") {
   Context& ctx = gpu_context();
   RandomMatrixOptions o;
