@@ -18,6 +18,7 @@
 #include "runtime/device_info.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
+#include "selection/quick_plan.hpp"
 #include "selection/select.hpp"
 
 namespace jitsparse::cli {
@@ -99,8 +100,10 @@ int run_predict(const std::vector<std::string>& args) {
           std::printf("  %-4d %-58s %8.3fx %7.3f %d of %zu neighbours\n", i + 1, c.variant.c_str(), c.expected_relative,
                       c.spread, c.measured_on, pred.neighbours.size());
         }
-        std::printf("  confidence %.2f; tune --quick would measure %d candidates\n  neighbours:", pred.confidence,
-                    pred.quick_k);
+        std::printf("  confidence %.2f; tune --quick would measure %zu candidates first, then up to %d schedules of "
+                    "its %d fastest layout pairs\n  neighbours:",
+                    pred.confidence, quick_round_one(pred, quick_plan(0)).size(), quick_plan(0).per_pair,
+                    quick_plan(0).best_pairs);
         for (const auto& n : pred.neighbours) std::printf(" %s (distance %.2f, weight %.2f)", n.name.c_str(), n.distance, n.weight);
         std::printf("\n");
       }

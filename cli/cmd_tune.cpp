@@ -37,7 +37,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train (the selection model's training set) or "
        "irregular (one large irregular matrix per family, 4x an H100's L2)")
       ("quick", "a matrix not in the database gets only the selection model's first candidates measured (see jitsparse predict)")
-      ("quick-k", po::value<int>()->default_value(0), "with --quick: candidates to measure (0: as many as the model's confidence asks for)")
+      ("quick-k", po::value<int>()->default_value(0), "with --quick: layout pairs of the first round (0: the default, 8); the second round times the model's schedules of the two fastest")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
@@ -80,7 +80,7 @@ int run_tune(const std::vector<std::string>& args) {
   options.top_layouts = vm["top-layouts"].as<int>();
   options.quick = vm.count("quick") > 0;
   options.quick_k = vm["quick-k"].as<int>();
-  if (options.quick_k < 0) throw InvalidArgument("--quick-k must be 0 (the model's choice) or more");
+  if (options.quick_k < 0) throw InvalidArgument("--quick-k must be 0 (the default) or more");
   options.progress = !vm.count("quiet");
   options.verbose = !vm.count("quiet");
 

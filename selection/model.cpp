@@ -21,22 +21,6 @@ constexpr double kNearBest = 1.3;                   // a neighbour proposes its 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
-// "quaternion.f64/ell-soa-aos/static-256x2-tpr4/t-atomic" -> "ell-soa-aos/4/t-atomic": the unit whose
-// schedules the search sweeps together (hola: the layout and kind, any entries per thread). Textual, for
-// speed: prediction must stay within a millisecond.
-std::string pair_key(const std::string& variant) {
-  const size_t a = variant.find('/'), b = variant.find('/', a + 1);
-  if (a == std::string::npos || b == std::string::npos) return variant;
-  const size_t c = variant.find('/', b + 1);
-  const std::string layout = variant.substr(a + 1, b - a - 1);
-  const std::string schedule = variant.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1);
-  const std::string kind = c == std::string::npos ? "" : variant.substr(c + 1);
-  std::string tpr = "1";
-  if (const size_t t = schedule.find("-tpr"); t != std::string::npos) tpr = schedule.substr(t + 4);
-  if (schedule.rfind("hola", 0) == 0) tpr = "";
-  return layout + "/" + tpr + "/" + kind;
-}
-
 // A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair.
 struct Profile {
   std::unordered_map<std::string, double> log_relative;  // timed ("ok")
@@ -63,7 +47,7 @@ Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string&
     const double l = std::log(m.median_us / best->median_us);
     const std::string v = renamed(m.variant);
     p.log_relative[v] = l;
-    auto [it, fresh] = p.pair_best.emplace(pair_key(v), l);
+    auto [it, fresh] = p.pair_best.emplace(variant_pair_key(v), l);
     if (!fresh) it->second = std::min(it->second, l);
   }
   return p;
@@ -72,7 +56,7 @@ Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string&
 double estimate(const Profile& p, const std::string& variant) {
   if (auto it = p.log_relative.find(variant); it != p.log_relative.end()) return it->second;
   if (p.failed.count(variant)) return kFailedLog;
-  if (auto it = p.pair_best.find(pair_key(variant)); it != p.pair_best.end()) return it->second + kScheduleGuess;
+  if (auto it = p.pair_best.find(variant_pair_key(variant)); it != p.pair_best.end()) return it->second + kScheduleGuess;
   return kUnknownLog;
 }
 
@@ -113,6 +97,22 @@ double critical_path_us(const std::string& variant, const MatrixFeatures& f) {
 }
 
 }  // namespace
+
+// "quaternion.f64/ell-soa-aos/static-256x2-tpr4/t-atomic" -> "ell-soa-aos/4/t-atomic": the unit whose
+// schedules the search sweeps together (hola: the layout and kind, any entries per thread). Textual, for
+// speed: prediction must stay within a millisecond.
+std::string variant_pair_key(const std::string& variant) {
+  const size_t a = variant.find('/'), b = variant.find('/', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return variant;
+  const size_t c = variant.find('/', b + 1);
+  const std::string layout = variant.substr(a + 1, b - a - 1);
+  const std::string schedule = variant.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1);
+  const std::string kind = c == std::string::npos ? "" : variant.substr(c + 1);
+  std::string tpr = "1";
+  if (const size_t t = schedule.find("-tpr"); t != std::string::npos) tpr = schedule.substr(t + 4);
+  if (schedule.rfind("hola", 0) == 0) tpr = "";
+  return layout + "/" + tpr + "/" + kind;
+}
 
 const std::array<const char*, kModelFeatures>& model_feature_names() {
   static const std::array<const char*, kModelFeatures> names = {
@@ -279,13 +279,6 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   const Candidate& top = out.ranked.front();
   const double nearest = out.neighbours.front().distance;
   out.confidence = std::exp(-top.spread / 0.05) * std::exp(-std::max(0.0, nearest - 0.5));
-  // Quick tuning measures every candidate the first one does not clearly beat: the band widens with the
-  // disagreement among the neighbours and with the distance to them.
-  const double band = std::max(0.03, 2.0 * top.spread) + 0.05 * nearest;
-  int within = 0;
-  for (const auto& c : out.ranked)
-    if (score(c) <= score(top) + band) ++within;
-  out.quick_k = std::clamp(within, std::min<int>(3, static_cast<int>(out.ranked.size())), 12);
   return out;
 }
 

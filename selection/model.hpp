@@ -44,7 +44,6 @@ struct Prediction {
   std::vector<Candidate> ranked;  // most promising first
   // 0..1: high when the neighbours agree on the first candidate and are close to the query.
   double confidence = 0;
-  int quick_k = 0;  // how many candidates a quick tune should measure (more when the confidence is low)
   struct Neighbour {
     std::string name, hash;
     double distance = 0;
@@ -56,6 +55,10 @@ struct Prediction {
   bool transferred = false;
   bool empty() const { return ranked.empty(); }
 };
+
+// "quaternion.f64/ell-soa-aos/static-256x2-tpr4/t-atomic" -> "ell-soa-aos/4/t-atomic": the (layout,
+// threads per row, transpose kind) pair whose schedules the search sweeps together (hola: layout and kind).
+std::string variant_pair_key(const std::string& variant);
 
 // The family of a domain: "builtin-dirac" and "train-dirac" are both "dirac" (the built-in and training sets
 // keep domains of their own but hold the same families); any other domain is its own family.

@@ -7,6 +7,7 @@
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "selection/model.hpp"
+#include "selection/quick_plan.hpp"
 
 namespace jitsparse {
 namespace {
@@ -29,9 +30,30 @@ PredictorResult look_up(const MatrixRecord& r, const std::string& variant, doubl
   return p;
 }
 
+// A record's times by variant name, for quick tuning's second round.
+std::function<std::optional<double>(const std::string&)> time_in(const MatrixRecord& r) {
+  return [&r](const std::string& v) -> std::optional<double> {
+    const MeasurementRecord* m = r.find(v);
+    if (!m || !m->ok()) return std::nullopt;
+    return m->median_us;
+  };
+}
+
+// What one measurement of the staged search cost on this matrix: the median over the measurements
+// timed with the search's few samples (the finalists' long re-timing left out).
+double search_measurement_seconds(const MatrixRecord& r) {
+  std::vector<double> s;
+  for (const auto& m : r.measurements)
+    if (m.seconds > 0 && m.samples_us.size() <= 3) s.push_back(m.seconds);
+  if (s.empty()) return 0;
+  std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
+  return s[s.size() / 2];
+}
+
 }  // namespace
 
-Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options) : options_(std::move(options)) {
+Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
+    : options_(std::move(options)), plan_(quick_plan(options_.quick_pairs)) {
   if (options_.holdout != "matrix" && options_.holdout != "family")
     throw InvalidArgument("holdout '" + options_.holdout + "' (expected matrix or family)");
   const SelectionModel model(db, options_.l2_bytes, options_.neighbours);
@@ -54,8 +76,7 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options) : op
       p.model = pred.ranked.front().variant;
       p.expected = pred.ranked.front().expected_relative;
       p.confidence = pred.confidence;
-      for (int i = 0; i < pred.quick_k && i < static_cast<int>(pred.ranked.size()); ++i)
-        p.quick.push_back(pred.ranked[i].variant);
+      p.quick = pred;
       if (const MatrixRecord* n = db.find(pred.neighbours.front().hash, r->precision, r->op)) {
         p.nearest_winner = options_.deterministic ? n->deterministic_winner : n->winner;
         if (n->entry != r->entry) p.nearest_winner = r->entry + p.nearest_winner.substr(p.nearest_winner.find('.'));
@@ -79,7 +100,11 @@ std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db) const {
     want(p.model);
     want(p.rule);
     want(p.nearest_winner);
-    for (const auto& v : p.quick) want(v);
+    // Quick tuning's second round depends on the first round's times: asked for once those are there.
+    const auto round_one = quick_round_one(p.quick, plan_);
+    for (const auto& v : round_one) want(v);
+    if (std::all_of(round_one.begin(), round_one.end(), [&](const std::string& v) { return r->find(v); }))
+      for (const auto& v : quick_round_two(p.quick, plan_, time_in(*r))) want(v);
     if (!m.variants.empty()) out.push_back(std::move(m));
   }
   return out;
@@ -105,19 +130,26 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     row.nearest_winner = look_up(*r, p.nearest_winner, best->median_us);
     row.expected_relative = p.expected;
     row.confidence = p.confidence;
-    row.quick_k = static_cast<int>(p.quick.size());
     row.full_seconds = p.full_seconds;
-    // Quick tuning keeps the fastest of its candidates; its cost is what timing them cost the search.
-    bool untimed = p.quick.empty();
-    for (const auto& v : p.quick) {
+    // Quick tuning keeps the fastest of its two rounds. Its GPU time is estimated, not summed from the
+    // record (whose finalists were re-timed with the full search's long final timing): each variant
+    // costs what one search measurement of this matrix cost (the record's median), and re-timing three
+    // finalists with quick_final_timing's 9 samples costs 9 more.
+    std::vector<std::string> quick = quick_round_one(p.quick, plan_);
+    for (const auto& v : quick_round_two(p.quick, plan_, time_in(*r))) quick.push_back(v);
+    bool untimed = quick.empty();
+    int measured = 0;
+    for (const auto& v : quick) {
       const PredictorResult one = look_up(*r, v, best->median_us);
-      if (const MeasurementRecord* m = r->find(v)) row.quick_seconds += m->seconds;
+      measured += r->find(v) != nullptr;
       untimed = untimed || one.status == "not timed";
       if (one.relative && (!row.quick.relative || *one.relative < *row.quick.relative)) {
         row.quick.relative = one.relative;
         row.quick.variant = v;
       }
     }
+    row.quick_k = measured;
+    row.quick_seconds = measured > 0 ? (measured + 9) * search_measurement_seconds(*r) : 0;
     row.quick.status = row.quick.relative ? "ok" : untimed ? "not timed" : "failed";
     out.push_back(std::move(row));
   }

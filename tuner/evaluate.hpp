@@ -9,6 +9,7 @@
 #include "core/op.hpp"
 #include "generator/search_space.hpp"
 #include "selection/database.hpp"
+#include "selection/quick_plan.hpp"
 
 namespace jitsparse {
 
@@ -20,6 +21,7 @@ struct EvaluationOptions {
   Op op = Op::n;
   bool deterministic = false;
   int neighbours = 5;
+  int quick_pairs = 0;  // layout pairs of quick tuning's first round (0: QuickPlan's default)
   long long l2_bytes = 0;  // of the database's GPU
   ScheduleLimits limits;   // of the database's GPU (the rule of thumb's schedule)
 };
@@ -62,10 +64,11 @@ class Evaluation {
   struct Planned {
     std::string hash, precision, name;
     std::string model, rule, nearest_winner;
-    std::vector<std::string> quick;
+    Prediction quick;  // the model's ranking, which quick tuning's two rounds walk
     double expected = 0, confidence = 0, full_seconds = 0;
   };
   EvaluationOptions options_;
+  QuickPlan plan_;
   std::vector<Planned> planned_;
 };
 

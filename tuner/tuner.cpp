@@ -23,6 +23,7 @@
 #include "runtime/l2_flush.hpp"
 #include "runtime/spmv.hpp"
 #include "selection/model.hpp"
+#include "selection/quick_plan.hpp"
 #include "tuner/gpu_check.hpp"
 
 namespace jitsparse {
@@ -355,6 +356,7 @@ struct Tuner::Job {
   // The full search records a variant far slower than the best after one launch; a short list (quick
   // tuning, the evaluation's checks) times each one properly: a single launch of a tiny kernel can hiccup.
   bool one_launch_verdict = true;
+  bool quick = false;  // quick tuning: its finalists are re-timed with TuneOptions::quick_final_timing
 };
 
 Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
@@ -625,7 +627,8 @@ void Tuner::choose_winners(Job& job) {
     try {
       const auto t0 = std::chrono::steady_clock::now();
       SpmvLaunch launch(ctx_, v, *job.packed.at(matrix_key(v)), *job.x[vl], *job.y[vl]);
-      const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.final_timing);
+      const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); },
+                                            job.quick ? options_.quick_final_timing : options_.final_timing);
       if (cold) m.cold_us = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, cold_timing).median_us;
       m.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       m.median_us = t.median_us;
@@ -698,25 +701,22 @@ void Tuner::measure_variants(const HostMatrix& a, const std::string& domain,
   for (const auto& [p, list] : variants) run_job(a, facts, domain, p, &list);
 }
 
-// Quick tuning: the selection model's first candidates for this matrix (nothing when the database knows
-// no matrix of this entry type, precision and operation: the caller runs the full search then).
-std::vector<Variant> Tuner::quick_candidates(const HostMatrix& a, const MatrixFacts& facts, Precision p,
-                                             std::string* why) const {
+// Quick tuning: the selection model's ranking for this matrix (empty when the database knows no matrix of
+// this entry type, precision and operation: the caller runs the full search then).
+Prediction Tuner::quick_prediction(const HostMatrix& a, const MatrixFacts& facts, Precision p, std::string* why) const {
   const SelectionModel model(db_, ctx_.device().l2_bytes);
   ModelQuery q{facts.features, compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic,
                a.entry.num_components()};
-  const Prediction pred = model.predict(q);
-  std::vector<Variant> out;
+  Prediction pred = model.predict(q);
   if (pred.empty()) {
     *why = "no tuned matrix of " + a.entry.name + " " + to_string(p) + " op " + to_string(options_.op) +
            " on this GPU to learn from: running the full search";
-    return out;
+    return pred;
   }
-  const int k = options_.quick_k > 0 ? options_.quick_k : pred.quick_k;
-  for (int i = 0; i < k && i < static_cast<int>(pred.ranked.size()); ++i) out.push_back(Variant::parse(pred.ranked[i].variant));
-  *why = std::to_string(out.size()) + " candidates of the model (confidence " +
-         std::to_string(pred.confidence).substr(0, 4) + ", nearest '" + pred.neighbours.front().name + "')";
-  return out;
+  *why = "the model's candidates in " + std::to_string(quick_plan(options_.quick_k).pairs) +
+         " layout pairs, then the best pairs' schedules (confidence " + std::to_string(pred.confidence).substr(0, 4) +
+         ", nearest '" + pred.neighbours.front().name + "')";
+  return pred;
 }
 
 bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::string& domain, Precision p,
@@ -737,6 +737,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   job.record.compulsory_bytes = compulsory_bytes(a, p);
   const bool quick = options_.quick && !given;
   std::vector<Variant> quick_list;
+  Prediction quick_pred;
+  const QuickPlan plan = quick_plan(options_.quick_k);
   const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op));
   if (old && !options_.remeasure && !db_.stale()) {
     const bool enough = old->complete && (old->search == "full" || quick) &&
@@ -760,7 +762,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (out_of_budget()) return false;
   if (quick) {
     std::string why;
-    quick_list = quick_candidates(a, facts, p, &why);
+    quick_pred = quick_prediction(a, facts, p, &why);
+    for (const auto& v : quick_round_one(quick_pred, plan)) quick_list.push_back(Variant::parse(v));
     if (options_.verbose || options_.progress)
       std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p) << ": quick tuning, " << why << "\n";
     if (!quick_list.empty()) given = &quick_list;
@@ -768,6 +771,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   // The staged search makes a full record; a short list adds to the record there is (keeping its kind)
   // or starts a quick one.
   job.record.search = !given ? "full" : old ? old->search : "quick";
+  job.quick = quick && !quick_list.empty();
 
   // Op t/h in both kinds: the copy kind first over every layout x threads-per-row, then the atomic kind
   // only where the copy kind ranked a layout's threads-per-row best (atomic_stage_one).
@@ -809,7 +813,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   const size_t grid = 33;  // per pair: the coarse grid (13) and about 20 refined schedules
   job.planned = given ? stage1.size()
                       : stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
-  job.stage = given ? (quick ? "the model's candidates" : "given variants")
+  job.stage = given ? (quick ? "the model's candidates (quick, round one)" : "given variants")
                     : staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
   run_variants(job, stage1);
   if (const auto windows = given ? std::vector<Variant>{}
@@ -826,6 +830,19 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     job.stage = "layouts x threads-per-row (atomic kind)";
     run_variants(job, chosen);
     stage1.insert(stage1.end(), chosen.begin(), chosen.end());
+  }
+  if (job.quick) {
+    std::vector<Variant> round_two;
+    for (const auto& v : quick_round_two(quick_pred, plan, [&](const std::string& name) -> std::optional<double> {
+           const MeasurementRecord* m = job.record.find(name);
+           if (!m || !m->ok()) return std::nullopt;
+           return m->median_us;
+         }))
+      round_two.push_back(Variant::parse(v));
+    pack_layouts(job, round_two);
+    job.stage = "the best pairs' schedules (quick, round two)";
+    job.planned = stage1.size() + round_two.size();
+    run_variants(job, round_two);
   }
   if (!given) {
     job.stage = "schedule grid";

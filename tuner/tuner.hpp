@@ -14,6 +14,7 @@
 #include "generator/search_space.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "selection/database.hpp"
+#include "selection/model.hpp"
 
 namespace jitsparse {
 
@@ -36,6 +37,9 @@ struct TuneOptions {
   int top_layouts = 2;                 // (layout, threads per row) pairs whose n_t x n_b grid is measured (coarse, refined)
   TimingOptions search_timing{1, 3, 0.3, 100000};  // quick timing while searching
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
+  // Quick tuning's finalists: 9 samples of 0.3 ms, a tenth of final_timing's GPU time; a quick tune is
+  // meant to cost milliseconds.
+  TimingOptions quick_final_timing{1, 9, 0.3, 100000};
   // A matrix whose compulsory bytes exceed the L2: the finalists (kColdCandidates fastest warm, and the
   // three fastest csr-aos-aos and deterministic ones) are also timed with the L2 flushed before each
   // launch (cold_timing, one launch per sample) and the winners are chosen on that.
@@ -44,8 +48,9 @@ struct TuneOptions {
   double variant_time_limit_ms = 500;  // a single launch slower than this is recorded as "timeout"
   bool progress = true;                // progress line with ETA on stderr (when it is a terminal)
   bool verbose = false;                // a line per matrix even without a terminal
-  // Quick tuning: a matrix the database does not hold gets only the selection model's first candidates
-  // measured (quick_k of them; 0: as many as the model's confidence asks for), recorded as search "quick".
+  // Quick tuning: a matrix the database does not hold gets only the selection model's candidates measured
+  // in two rounds (selection/quick_plan.hpp; quick_k: the layout pairs of round one, 0: the default 8),
+  // recorded as search "quick".
   bool quick = false;
   int quick_k = 0;
 };
@@ -89,8 +94,7 @@ class Tuner {
   // One (matrix, precision): the staged search, or only `given` variants when not null.
   bool run_job(const HostMatrix& a, const MatrixFacts& facts, const std::string& domain, Precision p,
                const std::vector<Variant>* given);
-  std::vector<Variant> quick_candidates(const HostMatrix& a, const MatrixFacts& facts, Precision p,
-                                        std::string* why) const;
+  Prediction quick_prediction(const HostMatrix& a, const MatrixFacts& facts, Precision p, std::string* why) const;
   void pack_layouts(Job& job, const std::vector<Variant>& variants);
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;

@@ -1,0 +1,57 @@
+#include "selection/quick_plan.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace jitsparse {
+
+QuickPlan quick_plan(int pairs_wanted) {
+  QuickPlan plan;
+  if (pairs_wanted > 0) plan.pairs = pairs_wanted;
+  return plan;
+}
+
+std::vector<std::string> quick_round_one(const Prediction& p, const QuickPlan& plan) {
+  std::vector<std::string> out;
+  std::set<std::string> seen, pairs;
+  auto add = [&](const std::string& v) {
+    if (seen.insert(v).second) out.push_back(v);
+  };
+  for (int i = 0; i < plan.lead && i < static_cast<int>(p.ranked.size()); ++i) add(p.ranked[i].variant);
+  for (const auto& c : p.ranked) {
+    if (static_cast<int>(pairs.size()) >= plan.pairs) break;
+    if (pairs.insert(variant_pair_key(c.variant)).second) add(c.variant);
+  }
+  return out;
+}
+
+std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& plan,
+                                         const std::function<std::optional<double>(const std::string&)>& time_of) {
+  const std::vector<std::string> first = quick_round_one(p, plan);
+  std::map<std::string, double> pair_best;  // pair -> fastest time of round one
+  for (const auto& v : first)
+    if (const auto t = time_of(v)) {
+      auto [it, fresh] = pair_best.emplace(variant_pair_key(v), *t);
+      if (!fresh) it->second = std::min(it->second, *t);
+    }
+  std::vector<std::pair<double, std::string>> fastest;
+  for (const auto& [pair, t] : pair_best) fastest.emplace_back(t, pair);
+  std::sort(fastest.begin(), fastest.end());
+  if (static_cast<int>(fastest.size()) > plan.best_pairs) fastest.resize(plan.best_pairs);
+
+  const std::set<std::string> done(first.begin(), first.end());
+  std::vector<std::string> out;
+  for (const auto& [t, pair] : fastest) {
+    int taken = 0;
+    for (const auto& c : p.ranked) {
+      if (taken >= plan.per_pair) break;
+      if (variant_pair_key(c.variant) != pair) continue;
+      ++taken;
+      if (!done.count(c.variant)) out.push_back(c.variant);
+    }
+  }
+  return out;
+}
+
+}  // namespace jitsparse
