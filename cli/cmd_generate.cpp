@@ -122,7 +122,7 @@ int run_generate(const std::vector<std::string>& args) {
     std::printf(
         "\nsmall: 5-20 MB of compulsory bytes in double (inside a 50 MB L2), regular; large: 150-250 MB "
         "regular and 70-100 MB irregular (<family>_irregular); all: small and large.\n"
-        "train: 45 matrices of 0.2-105 MB (about 1.5 GB in all) over five families, regular and irregular, "
+        "train: 60 matrices of 0.2-105 MB (about 1.7 GB in all) over five families, regular and irregular, "
         "in "
         "three orders.\n"
         "irregular: one matrix per family, irregular valence or skewed rows in random or scan order, 240-260 "

@@ -188,8 +188,10 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   std::vector<Profile> profiles;
   std::vector<double> weights;
   std::vector<int> components;  // of each neighbour's entry type (transfer: not the query's)
+  std::vector<const MeasurementRecord*> bests;  // each neighbour's best (looked up once: it walks the record)
   double weight_sum = 0;
   for (const auto& [d, r] : near) {
+    bests.push_back(r->best(false, q.deterministic));
     components.push_back(EntryRegistry::instance().contains(r->entry)
                              ? EntryRegistry::instance().get(r->entry).num_components()
                              : q.components);
@@ -230,7 +232,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       if (here > 0 && there > 0) logs[j] += std::log(here / there);
       // The chain of the query's longest row against what the neighbour's time already holds: its time
       // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour).
-      const MeasurementRecord* best = r.best(false, q.deterministic);
+      const MeasurementRecord* best = bests[j];
       if (critical_us > 0 && best && r.compulsory_bytes > 0) {
         const double scaled_us = best->median_us * std::exp(logs[j]) * q.compulsory_bytes / r.compulsory_bytes;
         const double held_us = std::max(scaled_us, critical_path_us(v, r.features));

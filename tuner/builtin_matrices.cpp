@@ -690,6 +690,9 @@ constexpr TrainRow kTrainRows[] = {
     {"dirac", "icoflip", 7, 0, 0, 30, "random", "52mb"},
     {"dirac", "torus", 512, 368, 0, 0, "scan", "60mb"},
     {"dirac", "torusflip", 640, 512, 0, 30, "natural", "105mb"},
+    {"dirac", "torus", 80, 76, 0, 0, "scan", "2mb"},
+    {"dirac", "torusflip", 180, 170, 0, 30, "random", "10mb"},
+    {"dirac", "torus", 320, 288, 0, 0, "natural", "30mb"},
 
     {"elasticity", "box", 6, 5, 4, 0, "scan", "200kb"},
     {"elasticity", "porous", 11, 9, 9, 40, "random", "1mb"},
@@ -700,6 +703,9 @@ constexpr TrainRow kTrainRows[] = {
     {"elasticity", "porous", 42, 36, 32, 40, "scan", "52mb"},
     {"elasticity", "box", 40, 36, 32, 0, "scan", "57mb"},
     {"elasticity", "porous", 46, 38, 34, 40, "random", "64mb"},
+    {"elasticity", "box", 13, 11, 11, 0, "random", "2mb"},
+    {"elasticity", "porous", 24, 20, 18, 40, "scan", "10mb"},
+    {"elasticity", "box", 32, 28, 26, 0, "natural", "30mb"},
 
     {"helmholtz", "box", 10, 8, 8, 0, "random", "250kb"},
     {"helmholtz", "porous", 17, 15, 13, 40, "natural", "1mb"},
@@ -710,6 +716,9 @@ constexpr TrainRow kTrainRows[] = {
     {"helmholtz", "porous", 66, 56, 46, 40, "random", "52mb"},
     {"helmholtz", "box", 64, 56, 48, 0, "random", "60mb"},
     {"helmholtz", "porous", 70, 58, 48, 40, "natural", "59mb"},
+    {"helmholtz", "box", 20, 17, 16, 0, "scan", "2mb"},
+    {"helmholtz", "porous", 36, 30, 28, 40, "random", "10mb"},
+    {"helmholtz", "box", 50, 44, 38, 0, "natural", "29mb"},
 
     {"laplacian", "box", 12, 10, 9, 0, "natural", "250kb"},
     {"laplacian", "porous", 21, 17, 15, 40, "random", "1mb"},
@@ -720,6 +729,9 @@ constexpr TrainRow kTrainRows[] = {
     {"laplacian", "box", 80, 64, 56, 0, "natural", "59mb"},
     {"laplacian", "porous", 88, 74, 58, 40, "random", "68mb"},
     {"laplacian", "box", 96, 80, 64, 0, "scan", "100mb"},
+    {"laplacian", "box", 24, 20, 18, 0, "random", "2mb"},
+    {"laplacian", "porous", 46, 38, 30, 40, "scan", "10mb"},
+    {"laplacian", "box", 62, 52, 44, 0, "natural", "29mb"},
 
     {"graph", "rmat", 1400, 8, 0, 0, "natural", "250kb"},
     {"graph", "rmat45", 5000, 8, 0, 0, "random", "1mb"},
@@ -730,6 +742,9 @@ constexpr TrainRow kTrainRows[] = {
     {"graph", "rmat", 262000, 8, 0, 0, "random", "56mb"},
     {"graph", "rmat45", 310000, 8, 0, 0, "natural", "70mb"},
     {"graph", "rmat", 460000, 8, 0, 0, "random", "99mb"},
+    {"graph", "rmat45", 10000, 8, 0, 0, "natural", "2mb"},
+    {"graph", "rmat", 48000, 8, 0, 0, "natural", "10mb"},
+    {"graph", "rmat45", 135000, 8, 0, 0, "random", "30mb"},
 };
 
 // The irregular set (builtin_specs("irregular")): one matrix per family, irregular valence or skewed rows, in

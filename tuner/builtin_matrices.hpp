@@ -105,8 +105,8 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 // ..._laplacian_porous_random_250mb (1.43M rows, 18.4M), ..._graph_rmat_random_260mb (1.2M rows, 19.8M,
 // longest row 41,101). Tuning them takes minutes: bench --builtin irregular, not the main job.
 //
-// "train": matrices for a model that picks the kernel variant of untuned matrices: 45 over the five
-// families (9 each), named train_<family>_<mesh>_<order>_<about the compulsory size in double>. Every one is
+// "train": matrices for a model that picks the kernel variant of untuned matrices: 60 over the five
+// families (12 each; the last three of each, 2-30 MB, were added in the seventh session), named train_<family>_<mesh>_<order>_<about the compulsory size in double>. Every one is
 // generated here (no external data), deterministically (the seeds are hashes of the names). Meshes:
 //   ico, torus          icosphere(level) and torus(a, b): regular valence (5-6, 6)
 //   icoflip, torusflip  the same after flip_edges(mesh, 0.3): valence 3..13, irregular
@@ -117,8 +117,9 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 // Orders: natural (the generator's; an icosphere's subdivision order and R-MAT's are far from local
 // already), random (random_permutation, seeded by the name) and scan (scan_permutation: z slabs, by x, on
 // an icosphere; x slabs, by y, on a torus; sqrt(n)/2 slabs on surfaces; z slabs of about 2.5 cubes, by x, on
-// a box). Sizes 0.2-105 MB in double: 28 inside the 50 MB L2, 15 at 1-2x L2, 2 past 100 MB (and one at 99);
-// 1467 MB in double (888 MB in float) in all, generated in about 15 s on one core, none in more than 2 s.
+// a box). Sizes 0.2-105 MB in double: 43 inside the 50 MB L2, 15 at 1-2x L2, 2 past 100 MB (and one at 99);
+// 1676 MB in double (1,000 MB in float) in all, generated in about 18 s on one core, none in more than 2 s.
+// (The added rows' MB below are rounded to 0.1.)
 // Measured (compulsory MB in double / float):
 //   name                                      rows     entries  MB f64    f32
 //   train_dirac_ico_natural_200kb              642       4,482    0.21   0.11
@@ -130,6 +131,9 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 //   train_dirac_icoflip_random_52mb        163,842   1,146,882   52.43  28.84
 //   train_dirac_torus_scan_60mb            188,416   1,318,912   60.29  33.16
 //   train_dirac_torusflip_natural_105mb    327,680   2,293,760  104.86  57.67
+//   train_dirac_torus_scan_2mb               6,080      42,560    1.90    1.10
+//   train_dirac_torusflip_random_10mb       30,600     214,200    9.80    5.40
+//   train_dirac_torus_natural_30mb          92,160     645,120   29.50   16.20
 //   train_elasticity_box_scan_200kb            210       2,364    0.19   0.10
 //   train_elasticity_porous_random_1mb       1,174      12,836    1.04   0.55
 //   train_elasticity_box_natural_3mb         2,912      38,938    3.11   1.64
@@ -139,6 +143,9 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 //   train_elasticity_porous_scan_52mb       52,202     650,778   52.17  27.49
 //   train_elasticity_box_scan_57mb          50,061     718,629   57.22  30.15
 //   train_elasticity_porous_random_64mb     63,825     798,023   63.97  33.71
+//   train_elasticity_box_random_2mb          2,016      26,550    2.10    1.10
+//   train_elasticity_porous_scan_10mb        9,878     119,088    9.60    5.00
+//   train_elasticity_box_natural_30mb       25,839     366,891   29.20   15.40
 //   train_helmholtz_box_random_250kb           891      11,247    0.26   0.15
 //   train_helmholtz_porous_natural_1mb       3,979      46,487    1.07   0.64
 //   train_helmholtz_porous_scan_3mb          9,878     119,486    2.75   1.63
@@ -148,6 +155,9 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 //   train_helmholtz_porous_random_52mb     178,747   2,265,001   51.73  30.75
 //   train_helmholtz_box_random_60mb        181,545   2,646,393   59.46  35.39
 //   train_helmholtz_porous_natural_59mb    204,550   2,598,668   59.34  35.28
+//   train_helmholtz_box_scan_2mb             6,426      88,284    2.00    1.20
+//   train_helmholtz_porous_random_10mb      33,049     409,245    9.40    5.60
+//   train_helmholtz_box_natural_29mb        89,505   1,294,801   29.10   17.30
 //   train_laplacian_box_natural_250kb        1,430      18,520    0.25   0.17
 //   train_laplacian_porous_random_1mb        6,265      74,575    1.02   0.67
 //   train_laplacian_box_scan_6mb            30,969     441,049    5.91   3.90
@@ -157,6 +167,9 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 //   train_laplacian_box_natural_59mb       300,105   4,393,689   58.73  38.75
 //   train_laplacian_porous_random_68mb     392,646   5,012,702   68.01  44.81
 //   train_laplacian_box_scan_100mb         510,705   7,506,129  100.29  66.18
+//   train_laplacian_box_random_2mb           9,975     138,691    1.90    1.20
+//   train_laplacian_porous_scan_10mb        56,511     705,563    9.60    6.30
+//   train_laplacian_box_natural_29mb       150,255   2,185,995   29.20   19.30
 //   train_graph_rmat_natural_250kb           1,400      18,868    0.25   0.17
 //   train_graph_rmat45_random_1mb            5,000      83,332    1.10   0.73
 //   train_graph_rmat_random_6mb             29,000     445,716    5.93   3.91
@@ -166,6 +179,9 @@ HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       
 //   train_graph_rmat_random_56mb           262,000   4,200,064   55.64  36.74
 //   train_graph_rmat45_natural_70mb        310,000   5,263,932   69.37  45.83
 //   train_graph_rmat_random_99mb           460,000   7,469,294   98.83  65.27
+//   train_graph_rmat45_natural_2mb          10,000     167,978    2.20    1.50
+//   train_graph_rmat_natural_10mb           48,000     749,574   10.00    6.60
+//   train_graph_rmat45_random_30mb         135,000   2,289,912   30.20   19.90
 
 struct BuiltinSpec {
   std::string name;         // e.g. "dirac_small", "train_graph_rmat_random_6mb"
