@@ -150,7 +150,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product evaluated: n, t or h")
       ("deterministic", "only variants whose result bits never change")
       ("neighbours", po::value<int>()->default_value(5), "tuned matrices the model consults")
-      ("quick-k", po::value<int>()->default_value(0), "layout pairs of quick tuning's first round (0: the default, 8)")
+      ("quick-k", po::value<int>()->default_value(0), "layout pairs of quick tuning's first round (0: the default, 16)")
       ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
       ("no-cusparse", "do not time cuSPARSE")
       ("database", po::value<std::string>(), "a tuning database file, read only (implies --no-measure)")
@@ -201,9 +201,9 @@ int run_evaluate(const std::vector<std::string>& args) {
 
   std::map<std::pair<std::string, std::string>, double> cusparse_us;  // (hash, precision) -> best
   if (ctx) {
-    // Two passes: quick tuning's second round is known only once its first round is timed.
+    // A pass per round of quick tuning: each round is known only once the one before is timed.
     const auto sources = sources_by_name(positional_values(vm, "matrix"), vm["entry"].as<std::string>());
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < 4; ++pass) {
       GpuWork work;
       if (measure)
         for (const auto& [h, ev] : runs)
@@ -216,7 +216,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       work.cusparse = pass == 0 && !vm.count("no-cusparse");
       if (pass > 0 && work.missing.empty()) break;
       std::cerr << (pass == 0 ? "timing the predictions the search never timed"
-                              : "timing quick tuning's second round")
+                              : "timing quick tuning's next round")
                 << " (" << work.missing.size() << " matrices)" << (work.cusparse ? " and cuSPARSE" : "") << "\n";
       auto times = time_on_gpu(*ctx, *db, base, work, sources);
       cusparse_us.insert(times.begin(), times.end());

@@ -26,8 +26,7 @@ std::vector<std::string> quick_round_one(const Prediction& p, const QuickPlan& p
   return out;
 }
 
-std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& plan,
-                                         const std::function<std::optional<double>(const std::string&)>& time_of) {
+std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& plan, const TimeOf& time_of) {
   const std::vector<std::string> first = quick_round_one(p, plan);
   std::map<std::string, double> pair_best;  // pair -> fastest time of round one
   for (const auto& v : first)
@@ -52,6 +51,25 @@ std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& p
     }
   }
   return out;
+}
+
+TimeOf record_times(const MatrixRecord& r) {
+  return [&r](const std::string& v) -> std::optional<double> {
+    const MeasurementRecord* m = r.find(v);
+    if (!m || !m->ok()) return std::nullopt;
+    return m->median_us;
+  };
+}
+
+std::optional<std::string> quick_fastest(const std::vector<std::string>& measured, const TimeOf& time_of) {
+  std::optional<std::string> best;
+  double best_t = 0;
+  for (const auto& v : measured)
+    if (const auto t = time_of(v); t && (!best || *t < best_t)) {
+      best = v;
+      best_t = *t;
+    }
+  return best;
 }
 
 }  // namespace jitsparse

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
+#include "tuner/tuner.hpp"
 
 namespace jitsparse {
 namespace {
@@ -30,13 +31,45 @@ PredictorResult look_up(const MatrixRecord& r, const std::string& variant, doubl
   return p;
 }
 
-// A record's times by variant name, for quick tuning's second round.
-std::function<std::optional<double>(const std::string&)> time_in(const MatrixRecord& r) {
-  return [&r](const std::string& v) -> std::optional<double> {
-    const MeasurementRecord* m = r.find(v);
-    if (!m || !m->ok()) return std::nullopt;
-    return m->median_us;
+// Quick tuning's variants on a record, round by round. Each round is chosen from the times the record
+// has of the rounds before; a variant it lacks counts as not measured (offline, with no GPU, that is all
+// there is). On the GPU, missing() asks for the first round with variants the record lacks, the caller
+// measures them, and the next walk goes on from there. Round three is the tuner's: the coarse grid around
+// the fastest so far, then its refinement.
+struct QuickWalk {
+  std::vector<std::string> variants;     // every variant of the rounds walked, in order
+  std::vector<std::string> wanted;       // those the record lacks
+  std::vector<std::string> next_wanted;  // those of the first round with any the record lacks
+};
+QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const MatrixRecord& r,
+                     const ScheduleLimits& limits) {
+  QuickWalk w;
+  const TimeOf times = record_times(r);
+  auto add_round = [&](const std::vector<std::string>& round) {
+    const bool earlier_complete = w.wanted.empty();
+    for (const auto& v : round) {
+      if (std::find(w.variants.begin(), w.variants.end(), v) != w.variants.end()) continue;
+      w.variants.push_back(v);
+      if (r.find(v)) continue;
+      w.wanted.push_back(v);
+      if (earlier_complete) w.next_wanted.push_back(v);
+    }
   };
+  auto names = [](const std::vector<Variant>& vs) {
+    std::vector<std::string> out;
+    for (const auto& v : vs) out.push_back(v.name());
+    return out;
+  };
+  add_round(quick_round_one(pred, plan));
+  add_round(quick_round_two(pred, plan, times));
+  if (!plan.grid || !EntryRegistry::instance().contains(r.entry)) return w;
+  const EntryType& entry = EntryRegistry::instance().get(r.entry);
+  const auto seed = quick_fastest(w.variants, times);
+  if (!seed) return w;
+  const auto coarse = names(coarse_grid_variants(entry, Variant::parse(*seed), limits));
+  add_round(coarse);
+  if (const auto best = quick_fastest(coarse, times)) add_round(names(refined_grid_variants(Variant::parse(*best), limits)));
+  return w;
 }
 
 // What one measurement of the staged search cost on this matrix: the median over the measurements
@@ -100,11 +133,8 @@ std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db) const {
     want(p.model);
     want(p.rule);
     want(p.nearest_winner);
-    // Quick tuning's second round depends on the first round's times: asked for once those are there.
-    const auto round_one = quick_round_one(p.quick, plan_);
-    for (const auto& v : round_one) want(v);
-    if (std::all_of(round_one.begin(), round_one.end(), [&](const std::string& v) { return r->find(v); }))
-      for (const auto& v : quick_round_two(p.quick, plan_, time_in(*r))) want(v);
+    // Quick tuning's later rounds depend on the earlier rounds' times: asked for once those are there.
+    for (const auto& v : quick_walk(p.quick, plan_, *r, options_.limits).next_wanted) want(v);
     if (!m.variants.empty()) out.push_back(std::move(m));
   }
   return out;
@@ -135,22 +165,24 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     // record (whose finalists were re-timed with the full search's long final timing): each variant
     // costs what one search measurement of this matrix cost (the record's median), and re-timing three
     // finalists with quick_final_timing's 9 samples costs 9 more.
-    std::vector<std::string> quick = quick_round_one(p.quick, plan_);
-    for (const auto& v : quick_round_two(p.quick, plan_, time_in(*r))) quick.push_back(v);
+    const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits);
+    const std::vector<std::string>& quick = walk.variants;
     bool untimed = quick.empty();
-    int measured = 0;
     for (const auto& v : quick) {
       const PredictorResult one = look_up(*r, v, best->median_us);
-      measured += r->find(v) != nullptr;
       untimed = untimed || one.status == "not timed";
       if (one.relative && (!row.quick.relative || *one.relative < *row.quick.relative)) {
         row.quick.relative = one.relative;
         row.quick.variant = v;
       }
     }
-    row.quick_k = measured;
-    row.quick_seconds = measured > 0 ? (measured + 9) * search_measurement_seconds(*r) : 0;
-    row.quick.status = row.quick.relative ? "ok" : untimed ? "not timed" : "failed";
+    // Planned, not only what the record has: a real quick tune measures every variant of its rounds.
+    row.quick_k = static_cast<int>(quick.size());
+    row.quick_seconds = quick.empty() ? 0 : (quick.size() + 9) * search_measurement_seconds(*r);
+    row.quick.status = !walk.wanted.empty() && row.quick.relative ? "partly timed"
+                       : row.quick.relative                       ? "ok"
+                       : untimed                                  ? "not timed"
+                                                                  : "failed";
     out.push_back(std::move(row));
   }
   return out;
@@ -171,7 +203,10 @@ nlohmann::json evaluation_summary(const std::vector<EvaluationRow>& rows) {
       log_sum += std::log(*p.relative);
       worst = std::max(worst, *p.relative);
     }
-    nlohmann::json j = {{"matrices", n}, {"timed", timed}, {"within_10_percent", within10}, {"within_3_percent", within3}};
+    int partly = 0;
+    for (const auto& r : rows) partly += pick(r).status == "partly timed";
+    nlohmann::json j = {{"matrices", n},         {"timed", timed},          {"within_10_percent", within10},
+                        {"within_3_percent", within3}, {"partly_timed", partly}};
     if (timed > 0) {
       j["share_within_10_percent"] = static_cast<double>(within10) / timed;
       j["share_within_3_percent"] = static_cast<double>(within3) / timed;

@@ -51,8 +51,10 @@ std::string evaluate_report_html(const nlohmann::json& doc) {
               {"neighbours", fmt_count(number(doc, "neighbours"))}, {"operation", text(doc, "op")}});
   h += "<p>Each fully searched matrix is hidden in turn (with its whole family for the family holdout); the model "
        "predicts from the rest. A predictor's figure is its variant's time on the hidden matrix over the best "
-       "variant the search (and this evaluation) timed there. Quick tuning measures the model's first k "
-       "candidates and keeps the fastest.</p>";
+       "variant the search (and this evaluation) timed there. Quick tuning measures the model's candidates in "
+       "rounds (the first of 16 layout pairs, the model's schedules of the 2 fastest pairs, then the search's "
+       "schedule grid around the fastest) and keeps the fastest; k counts what it measured, and its GPU time is "
+       "estimated as (k + 9) search measurements of the matrix (9: re-timing three finalists).</p>";
   for (const auto& run : array_of(doc, "holdouts")) {
     const json& s = object_of(run, "summary");
     h += "<h2>Leave one " + text(run, "holdout") + " out</h2>" + summary_table(s);

@@ -833,16 +833,21 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   }
   if (job.quick) {
     std::vector<Variant> round_two;
-    for (const auto& v : quick_round_two(quick_pred, plan, [&](const std::string& name) -> std::optional<double> {
-           const MeasurementRecord* m = job.record.find(name);
-           if (!m || !m->ok()) return std::nullopt;
-           return m->median_us;
-         }))
-      round_two.push_back(Variant::parse(v));
+    for (const auto& v : quick_round_two(quick_pred, plan, record_times(job.record))) round_two.push_back(Variant::parse(v));
     pack_layouts(job, round_two);
     job.stage = "the best pairs' schedules (quick, round two)";
     job.planned = stage1.size() + round_two.size();
     run_variants(job, round_two);
+    // Round three: the search's stage two on the fastest pair so far, coarse grid then refined.
+    std::vector<std::string> so_far;
+    for (const auto& v : stage1) so_far.push_back(v.name());
+    for (const auto& v : round_two) so_far.push_back(v.name());
+    if (const auto seed = quick_fastest(so_far, record_times(job.record)); seed && plan.grid) {
+      const auto coarse = coarse_grid_variants(entry, Variant::parse(*seed), limits);
+      job.stage = "the fastest pair's schedule grid (quick, round three)";
+      run_variants(job, coarse);
+      run_variants(job, refined_stage_two(job.record, coarse, limits));
+    }
   }
   if (!given) {
     job.stage = "schedule grid";

@@ -49,7 +49,7 @@ struct TuneOptions {
   bool progress = true;                // progress line with ETA on stderr (when it is a terminal)
   bool verbose = false;                // a line per matrix even without a terminal
   // Quick tuning: a matrix the database does not hold gets only the selection model's candidates measured
-  // in two rounds (selection/quick_plan.hpp; quick_k: the layout pairs of round one, 0: the default 8),
+  // in rounds (selection/quick_plan.hpp; quick_k: the layout pairs of round one, 0: the default 16),
   // recorded as search "quick".
   bool quick = false;
   int quick_k = 0;

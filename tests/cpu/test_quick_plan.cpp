@@ -1,0 +1,91 @@
+// Quick tuning's rounds (selection/quick_plan.hpp): which variants each round asks for.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "selection/quick_plan.hpp"
+
+using namespace jitsparse;
+
+namespace {
+
+Prediction ranked(const std::vector<std::string>& variants) {
+  Prediction p;
+  for (const auto& v : variants) p.ranked.push_back({v, 1.0, 0.0, 1});
+  return p;
+}
+
+TimeOf times_of(const std::map<std::string, double>& t) {
+  return [t](const std::string& v) -> std::optional<double> {
+    auto it = t.find(v);
+    if (it == t.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+const std::vector<std::string> kRanking = {
+    "real.f64/csr-aos-aos/static-256x8-tpr4",   // pair csr/4
+    "real.f64/csr-aos-aos/static-128x8-tpr4",   // csr/4 again
+    "real.f64/ell-aos-aos/static-256x8",        // ell/1
+    "real.f64/csr-aos-aos/static-512x4-tpr4",   // csr/4
+    "real.f64/sell32-aos-aos/static-256x8",     // sell32/1
+    "real.f64/ell-aos-aos/static-64x24",        // ell/1
+    "real.f64/csr-aos-aos/static-256x8-tpr8",   // csr/8
+    "real.f64/ell-aos-aos/static-1024x2",       // ell/1
+    "real.f64/hola-aos-aos/hola-64x32-ept4",    // hola
+};
+
+}  // namespace
+
+TEST_CASE("quick plan: pair keys ignore the schedule but keep threads per row and kind") {
+  CHECK(variant_pair_key("real.f64/csr-aos-aos/static-256x8-tpr4") == "csr-aos-aos/4/");
+  CHECK(variant_pair_key("real.f64/csr-aos-aos/dynamic-64x4-tpr4") == "csr-aos-aos/4/");
+  CHECK(variant_pair_key("real.f64/ell-soa-aos/static-256x2") == "ell-soa-aos/1/");
+  CHECK(variant_pair_key("real.f64/csr-aos-aos/static-256x8-tpr4/t-atomic") == "csr-aos-aos/4/t-atomic");
+  CHECK(variant_pair_key("real.f64/hola-aos-aos/hola-64x32-ept4") == variant_pair_key("real.f64/hola-aos-aos/hola-256x8-ept8"));
+}
+
+TEST_CASE("quick plan: round one takes the first candidates and the first of each pair") {
+  QuickPlan plan;
+  plan.lead = 2;
+  plan.pairs = 3;
+  const auto one = quick_round_one(ranked(kRanking), plan);
+  // lead: the first two; pairs: csr/4 (already in), ell/1, sell32/1 (the third pair), no more.
+  REQUIRE(one.size() == 4);
+  CHECK(one[0] == kRanking[0]);
+  CHECK(one[1] == kRanking[1]);
+  CHECK(one[2] == kRanking[2]);
+  CHECK(one[3] == kRanking[4]);
+  CHECK(quick_round_one(Prediction{}, plan).empty());
+  CHECK(quick_plan(0).pairs == QuickPlan{}.pairs);
+  CHECK(quick_plan(5).pairs == 5);
+}
+
+TEST_CASE("quick plan: round two times the model's schedules of the fastest pairs of round one") {
+  QuickPlan plan;
+  plan.lead = 1;
+  plan.pairs = 3;
+  plan.best_pairs = 1;
+  plan.per_pair = 3;
+  const Prediction p = ranked(kRanking);
+  // Round one: csr/4 (256x8), ell/1 (256x8), sell32/1. ell is fastest: its next schedules follow.
+  const auto two = quick_round_two(p, plan, times_of({{kRanking[0], 10.0}, {kRanking[2], 8.0}, {kRanking[4], 9.0}}));
+  REQUIRE(two.size() == 2);  // per_pair 3 counts the one round one timed
+  CHECK(two[0] == kRanking[5]);
+  CHECK(two[1] == kRanking[7]);
+  // Nothing timed (every variant failed): no pair to refine.
+  CHECK(quick_round_two(p, plan, times_of({})).empty());
+  // Two best pairs: csr/4's schedules follow ell/1's.
+  plan.best_pairs = 2;
+  const auto both = quick_round_two(p, plan, times_of({{kRanking[0], 8.5}, {kRanking[2], 8.0}, {kRanking[4], 9.0}}));
+  REQUIRE(both.size() == 4);
+  CHECK(both[2] == kRanking[1]);
+  CHECK(both[3] == kRanking[3]);
+}
+
+TEST_CASE("quick plan: the seed of round three is the fastest timed variant") {
+  const auto t = times_of({{"a", 3.0}, {"b", 2.0}, {"c", 2.5}});
+  CHECK(quick_fastest({"a", "b", "c", "d"}, t) == std::optional<std::string>("b"));
+  CHECK_FALSE(quick_fastest({"d", "e"}, t).has_value());
+  CHECK_FALSE(quick_fastest({}, t).has_value());
+}
