@@ -9,8 +9,9 @@
 #   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add, sanitize-hisparse,
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, sanitize-new (memcheck and racecheck of the sorted sell, load
-#   policy and unroll kernels), quick (tune --quick on the shared matrices); cache=DIR switches the
-#   cubin cache and tuning database for the steps after it (a fresh DIR makes the next tune cold).
+#   policy and unroll kernels), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
+#   tests); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
+#   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
 set -uo pipefail
 out=$1; shift
 bin=${BIN:-carry}
@@ -77,6 +78,13 @@ for step in "$@"; do
           -tc="${SANITIZE_NEW_CASES:-gpu spmv: sorted sell*(real)}"
       done ;;
     cache=*) export JITSPARSE_CACHE=${step#cache=}; echo "== cache $JITSPARSE_CACHE" ;;
+    db-save)  # the tuning databases of the cache, gzipped into $out (db-load puts one back)
+      for f in "$JITSPARSE_CACHE"/tuning/*.json; do gzip -c "$f" >"$out/$(basename "$f").gz"; done
+      ls -la "$out"/*.json.gz ;;
+    db-load=*)  # a gzipped database saved by db-save, into this cache (its file name says which GPU)
+      src=${step#db-load=}; mkdir -p "$JITSPARSE_CACHE/tuning"
+      gunzip -c "$src" >"$JITSPARSE_CACHE/tuning/$(basename "$src" .gz)"; echo "== loaded $src" ;;
+    tuner-tests) run tuner_tests "$bin/jitsparse_gpu_tests" -tc="gpu tuner*" ;;
     *) echo "unknown step $step" ;;
   esac
 done
