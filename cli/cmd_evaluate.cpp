@@ -151,6 +151,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       ("deterministic", "only variants whose result bits never change")
       ("neighbours", po::value<int>()->default_value(5), "tuned matrices the model consults")
       ("quick-k", po::value<int>()->default_value(0), "layout pairs of quick tuning's first round (0: the default, 16)")
+      ("no-quick-grid", "quick tuning without its third round (the schedule grid around the fastest)")
       ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
       ("no-cusparse", "do not time cuSPARSE")
       ("database", po::value<std::string>(), "a tuning database file, read only (implies --no-measure)")
@@ -169,6 +170,7 @@ int run_evaluate(const std::vector<std::string>& args) {
   base.neighbours = vm["neighbours"].as<int>();
   if (base.neighbours < 1) throw InvalidArgument("--neighbours must be at least 1");
   base.quick_pairs = vm["quick-k"].as<int>();
+  base.quick_grid = !vm.count("no-quick-grid");
   if (base.quick_pairs < 0) throw InvalidArgument("--quick-k must be 0 (the default) or more");
   const bool offline = vm.count("database") > 0;
   const bool measure = !offline && !vm.count("no-measure");
@@ -203,7 +205,7 @@ int run_evaluate(const std::vector<std::string>& args) {
   if (ctx) {
     // A pass per round of quick tuning: each round is known only once the one before is timed.
     const auto sources = sources_by_name(positional_values(vm, "matrix"), vm["entry"].as<std::string>());
-    for (int pass = 0; pass < 4; ++pass) {
+    for (int pass = 0; pass < 6; ++pass) {
       GpuWork work;
       if (measure)
         for (const auto& [h, ev] : runs)

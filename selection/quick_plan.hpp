@@ -14,7 +14,8 @@ namespace jitsparse {
 // measurement, not the answer. Round two: the model's next `per_pair` schedules of the `best_pairs`
 // pairs that ran fastest in round one. Round three (with `grid`): the search's own stage two on the
 // fastest variant so far, its coarse schedule grid and then the refinement around the grid's best (the
-// caller makes those: tuner.hpp). Why: offline over the H100 training database (104 records), the
+// caller makes those: tuner.hpp). Round four: the cached-load and unrolled twins of the `twins` fastest
+// (tuner.hpp policy_twins), as the search's last stage. Why: offline over the H100 training database (104 records), the
 // model's first candidates alone were within 10% of the full search's best on 73% of the matrices; its
 // pair was wrong on a third of them, its schedule within the right pair less often. With these
 // defaults the rounds (about 40 variants) came within 10% of the best on 91% and within 3% on 80%
@@ -25,6 +26,7 @@ struct QuickPlan {
   int best_pairs = 2;
   int per_pair = 8;
   bool grid = true;
+  int twins = 1;  // round four: the load-policy (and, on large matrices, unroll) twins of the fastest
 };
 
 using TimeOf = std::function<std::optional<double>(const std::string&)>;

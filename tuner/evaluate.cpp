@@ -34,15 +34,15 @@ PredictorResult look_up(const MatrixRecord& r, const std::string& variant, doubl
 // Quick tuning's variants on a record, round by round. Each round is chosen from the times the record
 // has of the rounds before; a variant it lacks counts as not measured (offline, with no GPU, that is all
 // there is). On the GPU, missing() asks for the first round with variants the record lacks, the caller
-// measures them, and the next walk goes on from there. Round three is the tuner's: the coarse grid around
-// the fastest so far, then its refinement.
+// measures them, and the next walk goes on from there. Rounds three and four are the tuner's: the coarse
+// grid around the fastest so far and its refinement, then the load-policy twins of the fastest.
 struct QuickWalk {
   std::vector<std::string> variants;     // every variant of the rounds walked, in order
   std::vector<std::string> wanted;       // those the record lacks
   std::vector<std::string> next_wanted;  // those of the first round with any the record lacks
 };
 QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const MatrixRecord& r,
-                     const ScheduleLimits& limits) {
+                     const ScheduleLimits& limits, long long l2_bytes) {
   QuickWalk w;
   const TimeOf times = record_times(r);
   auto add_round = [&](const std::vector<std::string>& round) {
@@ -69,6 +69,12 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   const auto coarse = names(coarse_grid_variants(entry, Variant::parse(*seed), limits));
   add_round(coarse);
   if (const auto best = quick_fastest(coarse, times)) add_round(names(refined_grid_variants(Variant::parse(*best), limits)));
+  if (plan.twins <= 0) return w;
+  MatrixRecord walked;  // the twins are of the fastest the walk measured, not of the whole record
+  for (const auto& v : w.variants)
+    if (const MeasurementRecord* m = r.find(v)) walked.measurements.push_back(*m);
+  const bool unroll = r.compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
+  add_round(names(policy_twins(walked, plan.twins, unroll)));
   return w;
 }
 
@@ -87,6 +93,7 @@ double search_measurement_seconds(const MatrixRecord& r) {
 
 Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
     : options_(std::move(options)), plan_(quick_plan(options_.quick_pairs)) {
+  plan_.grid = options_.quick_grid;
   if (options_.holdout != "matrix" && options_.holdout != "family")
     throw InvalidArgument("holdout '" + options_.holdout + "' (expected matrix or family)");
   const SelectionModel model(db, options_.l2_bytes, options_.neighbours);
@@ -134,7 +141,7 @@ std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db) const {
     want(p.rule);
     want(p.nearest_winner);
     // Quick tuning's later rounds depend on the earlier rounds' times: asked for once those are there.
-    for (const auto& v : quick_walk(p.quick, plan_, *r, options_.limits).next_wanted) want(v);
+    for (const auto& v : quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes).next_wanted) want(v);
     if (!m.variants.empty()) out.push_back(std::move(m));
   }
   return out;
@@ -165,7 +172,7 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     // record (whose finalists were re-timed with the full search's long final timing): each variant
     // costs what one search measurement of this matrix cost (the record's median), and re-timing three
     // finalists with quick_final_timing's 9 samples costs 9 more.
-    const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits);
+    const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes);
     const std::vector<std::string>& quick = walk.variants;
     bool untimed = quick.empty();
     for (const auto& v : quick) {

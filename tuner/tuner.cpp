@@ -612,7 +612,10 @@ void Tuner::choose_winners(Job& job) {
   const auto overall = fastest(false, false), baseline = fastest(true, false), steady = fastest(false, true);
   std::set<std::string> retimed;
   for (const auto& name : overall) retimed.insert(name);
-  for (const auto& name : baseline) retimed.insert(name);
+  // Quick tuning re-times only its own finalists: its schedule-only baseline is whatever csr-aos-aos it
+  // happened to measure, not worth GPU time.
+  if (!job.quick)
+    for (const auto& name : baseline) retimed.insert(name);
   for (const auto& name : steady) retimed.insert(name);
   TimingOptions cold_timing = options_.cold_timing;
   if (cold) {
@@ -655,10 +658,11 @@ void Tuner::choose_winners(Job& job) {
     return best;
   };
   job.record.winner = pick(overall);
-  job.record.schedule_only = pick(baseline);
+  // (Quick tuning did not re-time the baseline: its fastest as the search timed it.)
+  job.record.schedule_only = job.quick ? (baseline.empty() ? "" : baseline.front()) : pick(baseline);
   job.record.deterministic_winner = pick(steady);
   // The baseline can beat the overall candidates after re-timing: the winner is never slower than it.
-  if (!job.record.schedule_only.empty() &&
+  if (!job.quick && !job.record.schedule_only.empty() &&
       (job.record.winner.empty() || time_of(job.record.schedule_only) < time_of(job.record.winner)))
     job.record.winner = job.record.schedule_only;
 }
@@ -848,6 +852,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       run_variants(job, coarse);
       run_variants(job, refined_stage_two(job.record, coarse, limits));
     }
+    // Round four: the load-policy (and on large matrices unroll) twins of the fastest, as the search's last stage.
+    const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    job.stage = "load policy and unroll (quick, round four)";
+    run_variants(job, policy_twins(job.record, plan.twins, unroll));
   }
   if (!given) {
     job.stage = "schedule grid";
