@@ -63,6 +63,7 @@ void to_json(nlohmann::json& j, const MeasurementRecord& m) {
     j["gbps"] = m.gbps;
     if (m.cold_us > 0) j["cold_us"] = m.cold_us;
   }
+  if (!m.origin.empty()) j["origin"] = m.origin;
 }
 
 void from_json(const nlohmann::json& j, MeasurementRecord& m) {
@@ -75,6 +76,9 @@ void from_json(const nlohmann::json& j, MeasurementRecord& m) {
   m.gbps = j.value("gbps", 0.0);
   m.seconds = j.value("seconds", 0.0);
   m.cold_us = j.value("cold_us", 0.0);
+  m.origin = j.value("origin", "");
+  if (!m.origin.empty() && m.origin != "evaluation")
+    throw ParseError("measurement origin '" + m.origin + "' (expected evaluation or none)");
 }
 
 const MeasurementRecord* MatrixRecord::find(const std::string& variant) const {

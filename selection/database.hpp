@@ -26,6 +26,9 @@ struct MeasurementRecord {
   // are ranked on it (warm back-to-back timing there depends on what the last launch left in L2).
   // 0: not timed cold.
   double cold_us = 0;
+  // Who measured it: "" the tuner's search, "evaluation" jitsparse evaluate checking a prediction the
+  // search never timed. The model learns only from the search's, and the search's GPU time sums only those.
+  std::string origin;
   bool ok() const { return status == "ok"; }
   bool deterministic() const;  // of the variant: same bits every run (Variant::deterministic)
 };

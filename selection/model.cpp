@@ -39,7 +39,7 @@ Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string&
   const MeasurementRecord* best = r.best(false, deterministic);
   if (!best || best->median_us <= 0) return p;
   for (const auto& m : r.measurements) {
-    if (deterministic && !m.deterministic()) continue;
+    if (!m.origin.empty() || (deterministic && !m.deterministic())) continue;  // the search's measurements only
     if (!m.ok() || m.median_us <= 0) {
       if (m.status.rfind("skipped", 0) != 0) p.failed[renamed(m.variant)] = true;
       continue;

@@ -103,7 +103,8 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
     p.hash = r->hash;
     p.precision = r->precision;
     p.name = r->name;
-    for (const auto& m : r->measurements) p.full_seconds += m.seconds;
+    for (const auto& m : r->measurements)
+      if (m.origin.empty()) p.full_seconds += m.seconds;  // the search's own cost
     const Precision prec = parse_precision(r->precision);
     TrainingFilter filter;
     filter.exclude_hash = r->hash;

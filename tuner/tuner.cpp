@@ -357,6 +357,9 @@ struct Tuner::Job {
   // tuning, the evaluation's checks) times each one properly: a single launch of a tiny kernel can hiccup.
   bool one_launch_verdict = true;
   bool quick = false;  // quick tuning: its finalists are re-timed with TuneOptions::quick_final_timing
+  // measure_variants (jitsparse evaluate): what it measures is marked as such, and the search's own
+  // measurements are left as they were (re-timing them would change what the model learns from).
+  bool evaluation = false;
 };
 
 Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
@@ -398,6 +401,7 @@ void Tuner::progress_line(const Job& job, bool force) {
 void Tuner::measure(Job& job, const Variant& v) {
   MeasurementRecord m;
   m.variant = v.name();
+  if (job.evaluation) m.origin = "evaluation";
   const std::string lname = matrix_key(v);
   if (auto skip = job.layout_skip.find(lname); skip != job.layout_skip.end()) {
     m.status = skip->second;
@@ -485,6 +489,7 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
     if (auto it = compile_error.find(v.name()); it != compile_error.end()) {
       MeasurementRecord m;
       m.variant = v.name();
+      if (job.evaluation) m.origin = "evaluation";
       m.status = "error: " + it->second.substr(0, 2000);
       job.record.upsert(m);
     } else {
@@ -617,6 +622,8 @@ void Tuner::choose_winners(Job& job) {
   if (!job.quick)
     for (const auto& name : baseline) retimed.insert(name);
   for (const auto& name : steady) retimed.insert(name);
+  if (job.evaluation)  // the evaluation's own finalists only
+    for (auto it = retimed.begin(); it != retimed.end();) it = job.record.find(*it)->origin.empty() ? retimed.erase(it) : std::next(it);
   TimingOptions cold_timing = options_.cold_timing;
   if (cold) {
     if (!flush_) flush_ = std::make_unique<L2Flush>(ctx_);
@@ -740,6 +747,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   job.record.features = facts.features;
   job.record.compulsory_bytes = compulsory_bytes(a, p);
   const bool quick = options_.quick && !given;
+  job.evaluation = given != nullptr;
   std::vector<Variant> quick_list;
   Prediction quick_pred;
   const QuickPlan plan = quick_plan(options_.quick_k);
