@@ -28,6 +28,16 @@ struct Profile {
   std::unordered_map<std::string, double> pair_best;     // best log_relative of the pair
 };
 
+// The fastest of what the search measured (not what jitsparse evaluate added since: the model must see the
+// record as the search left it, or a second evaluation would predict from what the first measured).
+const MeasurementRecord* search_best(const MatrixRecord& r, bool deterministic) {
+  const MeasurementRecord* b = nullptr;
+  for (const auto& m : r.measurements)
+    if (m.ok() && m.origin.empty() && (!deterministic || m.deterministic()) && (!b || m.median_us < b->median_us))
+      b = &m;
+  return b;
+}
+
 // as_entry: rename the record's variants to this entry type (transfer); empty keeps them.
 Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string& as_entry) {
   Profile p;
@@ -36,7 +46,7 @@ Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string&
     const size_t dot = v.find('.');
     return dot == std::string::npos ? v : as_entry + v.substr(dot);
   };
-  const MeasurementRecord* best = r.best(false, deterministic);
+  const MeasurementRecord* best = search_best(r, deterministic);
   if (!best || best->median_us <= 0) return p;
   for (const auto& m : r.measurements) {
     if (!m.origin.empty() || (deterministic && !m.deterministic())) continue;  // the search's measurements only
@@ -160,7 +170,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     for (const MatrixRecord* r : db_.records()) {
       if ((r->entry == q.entry) == transfer || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
       if (r->hash == filter.exclude_hash || (!filter.exclude_family.empty() && family_of_domain(r->domain) == filter.exclude_family)) continue;
-      if (!r->best(false, q.deterministic)) continue;
+      if (!search_best(*r, q.deterministic)) continue;
       int components = q.components;
       if (transfer) {  // the record's entry type must be known to compare entry sizes
         if (!EntryRegistry::instance().contains(r->entry)) continue;
@@ -191,7 +201,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   std::vector<const MeasurementRecord*> bests;  // each neighbour's best (looked up once: it walks the record)
   double weight_sum = 0;
   for (const auto& [d, r] : near) {
-    bests.push_back(r->best(false, q.deterministic));
+    bests.push_back(search_best(*r, q.deterministic));
     components.push_back(EntryRegistry::instance().contains(r->entry)
                              ? EntryRegistry::instance().get(r->entry).num_components()
                              : q.components);
