@@ -325,6 +325,52 @@ TEST_CASE("model: the database keeps the search kind and the seconds of each mea
   CHECK(broken.warning().find("corrupt") != std::string::npos);
 }
 
+TEST_CASE("model: what an evaluation measured never changes a prediction, nor the search's GPU time") {
+  TempDb t;
+  const SelectionModel model(t.db, test_gpu().l2_bytes);
+  const MatrixRecord* held = t.db.records().front();
+  const Prediction before = model.predict(query_of(*held), {held->hash, ""});
+  REQUIRE_FALSE(before.empty());
+  EvaluationOptions o;
+  o.l2_bytes = test_gpu().l2_bytes;
+  const auto rows_before = Evaluation(t.db, o).rows(t.db);
+  // Every second record gains a variant, marked as the evaluation's, far faster than anything the search
+  // found (and expensive to measure): the neighbours' profiles must not move.
+  std::vector<MatrixRecord> changed;
+  int index = 0;
+  for (const MatrixRecord* r : t.db.records()) {
+    if (r == held || index++ % 2 == 0) continue;
+    MatrixRecord c = *r;
+    MeasurementRecord m;
+    m.variant = "real.f64/csr-soa-soa/dynamic-1024x1-tpr32";
+    m.status = "ok";
+    m.median_us = c.best()->median_us / 10;
+    m.seconds = 100;
+    m.origin = "evaluation";
+    c.upsert(m);
+    changed.push_back(c);
+  }
+  for (const auto& c : changed) t.db.upsert(c);
+  const Prediction after = SelectionModel(t.db, test_gpu().l2_bytes).predict(query_of(*held), {held->hash, ""});
+  REQUIRE(after.ranked.size() == before.ranked.size());
+  for (size_t i = 0; i < after.ranked.size(); ++i) {
+    CHECK(after.ranked[i].variant == before.ranked[i].variant);
+    CHECK(after.ranked[i].expected_relative == doctest::Approx(before.ranked[i].expected_relative));
+    CHECK(after.ranked[i].spread == doctest::Approx(before.ranked[i].spread));
+  }
+  const auto rows_after = Evaluation(t.db, o).rows(t.db);
+  REQUIRE(rows_after.size() == rows_before.size());
+  for (size_t i = 0; i < rows_after.size(); ++i) CHECK(rows_after[i].full_seconds == doctest::Approx(rows_before[i].full_seconds));
+  // The origin survives a save; an unknown one is a corrupt file.
+  t.db.save();
+  const TuningDatabase again(t.db.path());
+  CHECK(again.find(changed.front().hash, "f64")->find("real.f64/csr-soa-soa/dynamic-1024x1-tpr32")->origin == "evaluation");
+  nlohmann::json j = nlohmann::json::parse(*read_file(t.db.path()));
+  for (auto& m : j["matrices"][0]["measurements"]) m["origin"] = "rumour";
+  write_file_atomically(t.db.path(), j.dump());
+  CHECK(TuningDatabase(test_gpu(), t.dir).warning().find("corrupt") != std::string::npos);
+}
+
 TEST_CASE("model: its coordinates rank similar matrices nearer and saturate against L2") {
   const EntryType& real = EntryRegistry::instance().get("real");
   const long long l2 = 16 << 20;
