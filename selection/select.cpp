@@ -33,7 +33,14 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
   const std::string prec = to_string(p), ops = to_string(op);
   if (op == Op::h && !a.entry.has_adjoint)
     throw InvalidArgument("entry type '" + a.entry.name + "' (" + a.entry.source + ") has no adjoint: A^H x is not available");
-  if (const MatrixRecord* r = db.find(matrix_hash(a), prec, ops); r && !winner_of(*r).empty())
+  // Hashing reads every byte of the matrix (0.2 s for 250 MB): only when a record of this shape exists,
+  // so a matrix never tuned costs its features and the model alone.
+  const std::vector<const MatrixRecord*> records = db.records();
+  const bool shape_tuned = std::any_of(records.begin(), records.end(), [&](const MatrixRecord* r) {
+    return r->entry == a.entry.name && r->precision == prec && r->op == ops && r->features.rows == a.rows &&
+           r->features.cols == a.cols && r->features.nnz == a.nnz();
+  });
+  if (const MatrixRecord* r = shape_tuned ? db.find(matrix_hash(a), prec, ops) : nullptr; r && !winner_of(*r).empty())
     return {Variant::parse(winner_of(*r)), "exact",
             std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
   const SelectionModel model(db, gpu.l2_bytes);
