@@ -623,7 +623,10 @@ void Tuner::choose_winners(Job& job) {
     for (const auto& name : baseline) retimed.insert(name);
   for (const auto& name : steady) retimed.insert(name);
   if (job.evaluation)  // the evaluation's own finalists only
-    for (auto it = retimed.begin(); it != retimed.end();) it = job.record.find(*it)->origin.empty() ? retimed.erase(it) : std::next(it);
+    for (auto it = retimed.begin(); it != retimed.end();) {
+      const bool searched = job.record.find(*it)->origin.empty();
+      it = searched ? retimed.erase(it) : std::next(it);
+    }
   TimingOptions cold_timing = options_.cold_timing;
   if (cold) {
     if (!flush_) flush_ = std::make_unique<L2Flush>(ctx_);
