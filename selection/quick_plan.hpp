@@ -8,18 +8,18 @@
 
 namespace jitsparse {
 
-// Quick tuning, the staged search in miniature over the model's candidates only.
-// Round one: the model's first `lead` candidates, and the best-ranked variant of each of its first
-// `pairs` (layout, threads per row, kind) pairs, so that a wrong guess of the pair costs one
-// measurement, not the answer. Round two: the model's next `per_pair` schedules of the `best_pairs`
-// pairs that ran fastest in round one. Round three (with `grid`): the search's own stage two on the
-// fastest variant so far, its coarse schedule grid and then the refinement around the grid's best (the
-// caller makes those: tuner.hpp). Round four: the cached-load and unrolled twins of the `twins` fastest
-// (tuner.hpp policy_twins), as the search's last stage. Why: offline over the H100 training database (104 records), the
-// model's first candidates alone were within 10% of the full search's best on 73% of the matrices; its
-// pair was wrong on a third of them, its schedule within the right pair less often. With these
-// defaults the rounds (about 40 variants) came within 10% of the best on 91% and within 3% on 80%
-// (offline, variants the full search never timed counted as not measured).
+// Quick tuning, the staged search in miniature over the model's candidates only:
+// 1. the model's first `lead` candidates, and the best-ranked variant of each of its first `pairs` (layout,
+//    threads per row, kind) pairs, so that a wrong guess of the pair costs one measurement, not the answer;
+// 2. the model's first `per_pair` schedules of the `best_pairs` pairs that ran fastest in round one;
+// 3. (with `grid`) the search's own stage two on the fastest so far: its coarse schedule grid, then the
+//    refinement around the grid's best (the caller makes those: tuner.hpp);
+// 4. the cached-load (and on large matrices unrolled) twins of the `twins` fastest (tuner.hpp
+//    policy_twins), as the search's last stage.
+// Why: the model's ranking rarely puts the best variant first (45% within 10% of the best on the H100) but
+// mostly holds the right pair among its first. With these defaults, leave-one-out on the H100 (146
+// records): within 10% of the full search's best on 90%, within 3% on 77%, about 49 variants against the
+// search's 250 (NOTES.md, seventh session).
 struct QuickPlan {
   int lead = 3;
   int pairs = 16;
