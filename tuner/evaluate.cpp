@@ -62,13 +62,14 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   };
   add_round(quick_round_one(pred, plan));
   add_round(quick_round_two(pred, plan, times));
-  if (!plan.grid || !EntryRegistry::instance().contains(r.entry)) return w;
-  const EntryType& entry = EntryRegistry::instance().get(r.entry);
   const auto seed = quick_fastest(w.variants, times);
-  if (!seed) return w;
-  const auto coarse = names(coarse_grid_variants(entry, Variant::parse(*seed), limits));
-  add_round(coarse);
-  if (const auto best = quick_fastest(coarse, times)) add_round(names(refined_grid_variants(Variant::parse(*best), limits)));
+  if (seed && plan.grid && EntryRegistry::instance().contains(r.entry)) {
+    const EntryType& entry = EntryRegistry::instance().get(r.entry);
+    const auto coarse = names(coarse_grid_variants(entry, Variant::parse(*seed), limits));
+    add_round(coarse);
+    if (const auto best = quick_fastest(coarse, times))
+      add_round(names(refined_grid_variants(Variant::parse(*best), limits)));
+  }
   if (plan.twins <= 0) return w;
   MatrixRecord walked;  // the twins are of the fastest the walk measured, not of the whole record
   for (const auto& v : w.variants)
