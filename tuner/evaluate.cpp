@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
-#include "tuner/tuner.hpp"
+#include "tuner/quick_tune.hpp"
 
 namespace jitsparse {
 namespace {
@@ -34,8 +34,7 @@ PredictorResult look_up(const MatrixRecord& r, const std::string& variant, doubl
 // Quick tuning's variants on a record, round by round. Each round is chosen from the times the record
 // has of the rounds before; a variant it lacks counts as not measured (offline, with no GPU, that is all
 // there is). On the GPU, missing() asks for the first round with variants the record lacks, the caller
-// measures them, and the next walk goes on from there. Rounds three and four are the tuner's: the coarse
-// grid around the fastest so far and its refinement, then the load-policy twins of the fastest.
+// measures them, and the next walk goes on from there (tuner/quick_tune.hpp quick_step: the tuner's steps).
 struct QuickWalk {
   std::vector<std::string> variants;     // every variant of the rounds walked, in order
   std::vector<std::string> wanted;       // those the record lacks
@@ -55,27 +54,13 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
       if (earlier_complete) w.next_wanted.push_back(v);
     }
   };
-  auto names = [](const std::vector<Variant>& vs) {
-    std::vector<std::string> out;
-    for (const auto& v : vs) out.push_back(v.name());
-    return out;
-  };
-  add_round(quick_round_one(pred, plan));
-  add_round(quick_round_two(pred, plan, times));
-  const auto seed = quick_fastest(w.variants, times);
-  if (seed && plan.grid && EntryRegistry::instance().contains(r.entry)) {
-    const EntryType& entry = EntryRegistry::instance().get(r.entry);
-    const auto coarse = names(coarse_grid_variants(entry, Variant::parse(*seed), limits));
-    add_round(coarse);
-    if (const auto best = quick_fastest(coarse, times))
-      add_round(names(refined_grid_variants(Variant::parse(*best), limits)));
-  }
-  if (plan.twins <= 0) return w;
-  MatrixRecord walked;  // the twins are of the fastest the walk measured, not of the whole record
-  for (const auto& v : w.variants)
-    if (const MeasurementRecord* m = r.find(v)) walked.measurements.push_back(*m);
+  const EntryType* entry = EntryRegistry::instance().contains(r.entry) ? &EntryRegistry::instance().get(r.entry) : nullptr;
   const bool unroll = r.compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
-  add_round(names(policy_twins(walked, plan.twins, unroll)));
+  std::vector<std::vector<std::string>> steps;
+  for (int k = 0; k < kQuickSteps; ++k) {
+    steps.push_back(quick_step(k, pred, plan, entry, limits, unroll, steps, times));
+    add_round(steps.back());
+  }
   return w;
 }
 

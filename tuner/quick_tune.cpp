@@ -6,6 +6,47 @@
 
 namespace jitsparse {
 
+std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
+                                    const ScheduleLimits& limits, bool unroll,
+                                    const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
+  auto names = [](const std::vector<Variant>& vs) {
+    std::vector<std::string> out;
+    for (const auto& v : vs) out.push_back(v.name());
+    return out;
+  };
+  std::vector<std::string> so_far;
+  for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());
+  switch (step) {
+    case 0:
+      return quick_round_one(p, plan);
+    case 1:
+      return quick_round_two(p, plan, time_of);
+    case 2:
+      if (!plan.grid || !entry) return {};
+      if (const auto seed = quick_fastest(so_far, time_of)) return names(coarse_grid_variants(*entry, Variant::parse(*seed), limits));
+      return {};
+    case 3:
+      if (!plan.grid || !entry || earlier.size() < 3) return {};
+      if (const auto best = quick_fastest(earlier[2], time_of)) return names(refined_grid_variants(Variant::parse(*best), limits));
+      return {};
+    case 4: {
+      if (plan.twins <= 0) return {};
+      MatrixRecord measured;  // the twins are of the fastest quick tuning measured, not of a whole record
+      for (const auto& v : so_far)
+        if (const auto t = time_of(v); t && !measured.find(v)) {
+          MeasurementRecord m;
+          m.variant = v;
+          m.status = "ok";
+          m.median_us = *t;
+          measured.measurements.push_back(m);
+        }
+      return names(policy_twins(measured, plan.twins, unroll));
+    }
+    default:
+      return {};
+  }
+}
+
 Selection load_quick_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op, bool deterministic) {
   {
     TuningDatabase db(ctx.device(), ctx.cache_root());

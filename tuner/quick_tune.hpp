@@ -3,7 +3,9 @@
 #include "core/op.hpp"
 #include "core/precision.hpp"
 #include "runtime/context.hpp"
+#include "selection/quick_plan.hpp"
 #include "selection/select.hpp"
+#include "generator/search_space.hpp"
 
 namespace jitsparse {
 
@@ -14,6 +16,17 @@ namespace jitsparse {
 // once per matrix: the next call finds the record ("exact"). A matrix the database already holds, or an
 // entry type the model knows nothing of, is loaded as load_tuned would (then Selection::level says
 // "domain" or "default").
+// Quick tuning's steps (selection/quick_plan.hpp), each chosen from the times of the steps before it
+// (`earlier`, in order; time_of: what they measured): the tuner measures a step and asks for the next,
+// jitsparse evaluate walks them over a record. Step 0: the model's candidates of round one; 1: round two;
+// 2 and 3 (round three, with plan.grid and a known entry type): the coarse schedule grid around the fastest
+// so far, then the refinement around the fastest of step 2; 4 (round four): the policy twins of the
+// fastest (unrolled ones too when `unroll`). A step may repeat variants measured before.
+constexpr int kQuickSteps = 5;
+std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
+                                    const ScheduleLimits& limits, bool unroll,
+                                    const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of);
+
 Selection load_quick_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op = Op::n,
                            bool deterministic = false);
 

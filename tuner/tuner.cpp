@@ -25,6 +25,7 @@
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
 #include "tuner/gpu_check.hpp"
+#include "tuner/quick_tune.hpp"
 
 namespace jitsparse {
 namespace {
@@ -846,27 +847,21 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     run_variants(job, chosen);
     stage1.insert(stage1.end(), chosen.begin(), chosen.end());
   }
-  if (job.quick) {
-    std::vector<Variant> round_two;
-    for (const auto& v : quick_round_two(quick_pred, plan, record_times(job.record))) round_two.push_back(Variant::parse(v));
-    pack_layouts(job, round_two);
-    job.stage = "the best pairs' schedules (quick, round two)";
-    job.planned = stage1.size() + round_two.size();
-    run_variants(job, round_two);
-    // Round three: the search's stage two on the fastest pair so far, coarse grid then refined.
-    std::vector<std::string> so_far;
-    for (const auto& v : stage1) so_far.push_back(v.name());
-    for (const auto& v : round_two) so_far.push_back(v.name());
-    if (const auto seed = quick_fastest(so_far, record_times(job.record)); seed && plan.grid) {
-      const auto coarse = coarse_grid_variants(entry, Variant::parse(*seed), limits);
-      job.stage = "the fastest pair's schedule grid (quick, round three)";
-      run_variants(job, coarse);
-      run_variants(job, refined_stage_two(job.record, coarse, limits));
-    }
-    // Round four: the load-policy (and on large matrices unroll) twins of the fastest, as the search's last stage.
+  if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
+    static const char* const kStages[kQuickSteps] = {
+        "", "the best pairs' schedules (quick, round two)", "the fastest pair's schedule grid (quick, round three)",
+        "refined schedules (quick, round three)", "load policy and unroll (quick, round four)"};
+    std::vector<std::vector<std::string>> steps(1);
+    for (const auto& v : stage1) steps[0].push_back(v.name());
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
-    job.stage = "load policy and unroll (quick, round four)";
-    run_variants(job, policy_twins(job.record, plan.twins, unroll));
+    for (int k = 1; k < kQuickSteps; ++k) {
+      steps.push_back(quick_step(k, quick_pred, plan, &entry, limits, unroll, steps, record_times(job.record)));
+      std::vector<Variant> variants;
+      for (const auto& v : steps.back()) variants.push_back(Variant::parse(v));
+      pack_layouts(job, variants);
+      job.stage = kStages[k];
+      run_variants(job, variants);
+    }
   }
   if (!given) {
     job.stage = "schedule grid";
