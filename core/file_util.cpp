@@ -41,7 +41,7 @@ std::string cache_root() {
   return root;
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& path, const std::string& content, bool durable) {
   static std::atomic<unsigned> counter{0};
   std::ostringstream tmp;
   tmp << path << ".tmp." << ::getpid() << "." << std::hash<std::thread::id>()(std::this_thread::get_id()) << "."
@@ -62,7 +62,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     }
     done += static_cast<size_t>(n);
   }
-  ::fsync(fd);
+  if (durable) ::fsync(fd);
   ::close(fd);
   if (::rename(tmp_path.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);

@@ -81,7 +81,8 @@ void CubinCache::store(const std::string& key, const CompiledKernel& k) const {
                          {"sha1", sha1_hex(k.cubin.data(), k.cubin.size())}};
   std::string content = kMagic + meta.dump() + "\n";
   content.append(k.cubin.data(), k.cubin.size());
-  write_file_atomically(path_of(key), content);
+  // No fsync: hundreds of programs per tune, and a torn entry fails its checksum and is rebuilt (load()).
+  write_file_atomically(path_of(key), content, /*durable=*/false);
 }
 
 }  // namespace jitsparse

@@ -41,11 +41,31 @@ std::string program_key(const Variant& v) {
     const char* g = std::getenv("JITSPARSE_PROGRAM_GROUPING");
     return g && std::string(g) == "schedule";
   }();
-  if (!by_schedule) return v.entry + "." + to_string(v.precision);
+  // HiSparse kernels never share a program with the others: see compile_weight.
+  if (!by_schedule)
+    return v.entry + "." + to_string(v.precision) + (v.layout.outer == OuterLayout::hisparse ? ".hisparse" : "");
   Variant k = v;
   k.schedule.threads = 32;
   k.schedule.blocks_per_sm = 1;
   return k.name();
+}
+
+// Rough NVRTC cost of a kernel, in row-kernel units (the 2-core machine, sm_90: a row kernel adds about
+// 0.025 s to a program, a hola kernel about 0.2 s, a hisparse kernel about 0.5 s alone). A stage waits
+// for its slowest program, so heavy kernels go alone and first (2026-11-24: a program of two hisparse
+// kernels held up every stage one on the H100 host by about 2 s).
+int compile_weight(const Variant& v) {
+  switch (v.layout.outer) {
+    case OuterLayout::hisparse: return 16;
+    case OuterLayout::hola: return 6;
+    default: return 1;
+  }
+}
+
+int program_weight(const std::vector<Variant>& program) {
+  int w = 0;
+  for (const auto& v : program) w += compile_weight(v);
+  return w;
 }
 
 }  // namespace
@@ -64,7 +84,8 @@ std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<V
       check_variant(variants[i]);
       const std::string key = program_key(variants[i]);
       auto it = program_of.find(key);
-      if (it == program_of.end() || programs[it->second].size() >= max_group) {
+      const size_t cap = variants[i].layout.outer == OuterLayout::hisparse ? 1 : max_group;  // compile_weight
+      if (it == program_of.end() || programs[it->second].size() >= cap) {
         program_of[key] = programs.size();
         programs.emplace_back();
       }
@@ -78,16 +99,19 @@ std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<V
     }
   }
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  // A few large programs leave cores idle: split the largest in halves until there are two per thread or
-  // none is larger than kMinSplit kernels. Each half pays the front end again (measured on the 2-core
-  // machine: about 0.1 s per program, plus 0.04-0.07 s per kernel of another layout and next to nothing
-  // per kernel that differs only in n_t and n_b), which idle cores more than repay.
-  constexpr size_t kMinSplit = 8;
+  // A few large programs leave cores idle: split the largest in halves until there is one per thread or
+  // none is larger than kMinSplit kernels. Each half pays the front end again (on the 2-core machine about
+  // 0.04 s per program and 0.025 s per kernel; on the H100 host about three times that), which idle cores
+  // more than repay. The tuner compiles in rounds of 10-40 kernels between measurements, and waits for
+  // the slowest program of each round: one round of small programs beats two of larger ones
+  // (2026-11-24: 464 programs, 324 s of NVRTC summed over 16 threads, 81 s waited).
+  // Sizes are compile weights (compile_weight): a heavy kernel ends up alone.
+  constexpr int kMinSplit = 2;
   const size_t grouped = programs.size();
-  while (programs.size() < 2 * static_cast<size_t>(threads)) {
-    auto largest = std::max_element(programs.begin(), programs.end(),
-                                    [](const auto& l, const auto& r) { return l.size() < r.size(); });
-    if (largest == programs.end() || largest->size() <= kMinSplit) break;
+  auto lighter = [](const auto& l, const auto& r) { return program_weight(l) < program_weight(r); };
+  while (programs.size() < static_cast<size_t>(threads)) {
+    auto largest = std::max_element(programs.begin(), programs.end(), lighter);
+    if (largest == programs.end() || largest->size() < 2 || program_weight(*largest) <= kMinSplit) break;
     const size_t half = largest->size() / 2;
     std::vector<Variant> tail(largest->begin() + static_cast<long>(half), largest->end());
     largest->resize(half);
@@ -100,11 +124,11 @@ std::vector<KernelBuilder::Outcome> KernelBuilder::build_all(const std::vector<V
     for (size_t i = 0; i < variants.size(); ++i)
       if (variant_program[i] != SIZE_MAX) variant_program[i] = holder.at(variants[i].name());
   }
-  // Largest first, so the last program to finish is a short one.
+  // Heaviest first, so the last program to finish is a short one.
   std::vector<size_t> order(programs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t l, size_t r) { return programs[l].size() > programs[r].size(); });
+                   [&](size_t l, size_t r) { return program_weight(programs[l]) > program_weight(programs[r]); });
   std::vector<std::shared_ptr<const CompiledKernel>> built(programs.size());
   std::vector<std::string> errors(programs.size());
   threads = std::min<int>(threads, static_cast<int>(std::max<size_t>(1, programs.size())));

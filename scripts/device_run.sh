@@ -2,6 +2,7 @@
 # The GPU runs behind NOTES.md, for a machine with a GPU and binaries built elsewhere (carry/ holds
 # jitsparse and jitsparse_gpu_tests, built by scripts/setup.sh on a machine without one).
 # Usage: scripts/device_run.sh OUT_DIR STEP...   steps: tests, sanitize, tune, bench, bench-cold, bench-hola,
+#   bench-hola-cold, hola-tests (the GPU test cases of hola, real and complex),
 #   bench-graph (bench --graph on the small set), irregular-model (bench --no-tune --l2 cold on the irregular
 #   set: the model's picks), irregular (tune the irregular set, then bench it cold), irregular-warm, rcm (bench --reorder rcm on a shuffled mesh),
 #   bench-hisparse, bench-hisparse-t, bench-hisparse-h (the fastest tuned hisparse variant, else the tuner's
@@ -35,6 +36,8 @@ for step in "$@"; do
     irregular-warm) run irregular_warm "$bin/jitsparse" bench --no-tune -q --builtin irregular -o "$out/irregular_warm" ;;
     bench-cold) run bench_cold "$bin/jitsparse" bench --no-tune -q --l2 cold -o "$out/bench_cold" ;;
     bench-hola) run bench_hola "$bin/jitsparse" bench --no-tune -q --layout hola -o "$out/bench_hola" ;;
+    bench-hola-cold) run bench_hola_cold "$bin/jitsparse" bench --no-tune -q --l2 cold --layout hola -o "$out/bench_hola_cold" ;;
+    hola-tests) run hola_tests "$bin/jitsparse_gpu_tests" -tc="*hola*,gpu spmv: real*,gpu spmv: complex*" ;;
     bench-graph) run bench_graph "$bin/jitsparse" bench --no-tune -q --graph --builtin small -o "$out/bench_graph" ;;
     rcm)  # a randomly renumbered irregular mesh, as it is and renumbered by RCM (f64)
       "$bin/jitsparse" generate --builtin train_dirac_icoflip_random_52mb -o /tmp/rcm_dirac.mtx >/dev/null

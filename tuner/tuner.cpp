@@ -481,7 +481,11 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
     if (!job.layout_skip.count(matrix_key(v))) compile.push_back(v);
   const auto c0 = std::chrono::steady_clock::now();
   const auto errors = ctx_.prepare(compile);
-  compile_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  compile_seconds_ += waited;
+  auto& by_stage = compile_by_stage_[job.stage];
+  by_stage.first += waited;
+  by_stage.second += 1;
   std::map<std::string, std::string> compile_error;
   for (size_t i = 0; i < compile.size(); ++i)
     if (!errors[i].empty()) compile_error[compile[i].name()] = errors[i];
@@ -556,7 +560,9 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     }
     packs[i].reset();
   }
-  pack_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double packed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  pack_seconds_ += packed;
+  pack_by_matrix_[job.a->name] += packed;
 }
 
 // Stage 2: the coarse schedule grid of the best (layout, tpr) pairs of stage 1 and of the best csr-aos-aos

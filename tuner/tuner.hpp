@@ -119,6 +119,9 @@ class Tuner {
   double measure_seconds_ = 0;  // checking and timing variants
   double pack_seconds_ = 0;     // packing layouts on the host and uploading them
   double compile_seconds_ = 0;  // waiting for NVRTC (wall time; the compile stats sum the threads)
+  // The same wait by stage name, with the number of waits (compile rounds): where the tune time goes.
+  std::map<std::string, std::pair<double, int>> compile_by_stage_;
+  std::map<std::string, double> pack_by_matrix_;  // packing and uploading, by matrix name
   std::unique_ptr<L2Flush> flush_;   // made on the first matrix larger than the L2 (cold finalists)
   std::unique_ptr<GpuCheck> check_;  // the CPU reference of the matrix tuned last (kept across precisions)
   std::string check_hash_;
