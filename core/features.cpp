@@ -85,7 +85,8 @@ void to_json(nlohmann::json& j, const MatrixFeatures& f) {
                      {"max_bandwidth", f.max_bandwidth},
                      {"mean_distance_from_diagonal", f.mean_distance_from_diagonal},
                      {"sell_padding", f.sell_padding},
-                     {"sorted_sell_padding", f.sorted_sell_padding}};
+                     {"sorted_sell_padding", f.sorted_sell_padding},
+                     {"narrow_fits", f.narrow_fits}};
 }
 
 void from_json(const nlohmann::json& j, MatrixFeatures& f) {
@@ -109,6 +110,7 @@ void from_json(const nlohmann::json& j, MatrixFeatures& f) {
   // Added later: a record without them keeps 0 (unknown); present ones must be numbers.
   for (auto [key, out] : {std::pair{"sell_padding", &f.sell_padding}, std::pair{"sorted_sell_padding", &f.sorted_sell_padding}})
     if (j.contains(key)) get(key, *out);
+  if (j.contains("narrow_fits")) get("narrow_fits", f.narrow_fits);
 }
 
 }  // namespace jitsparse

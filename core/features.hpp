@@ -23,6 +23,9 @@ struct MatrixFeatures {
   // 0: unknown (records written before these were measured).
   double sell_padding = 0;
   double sorted_sell_padding = 0;
+  // Whether every |column - row| fits a narrow layout's 16-bit offsets (narrow_columns_fit): 1 yes, 0 no,
+  // -1 unknown. A full pass over the entries, so compute_features leaves it unknown; the tuner sets it.
+  int narrow_fits = -1;
 };
 constexpr int64_t kSampledWindows = 256;
 constexpr int64_t kSampledEntries = int64_t{1} << 18;

@@ -42,6 +42,10 @@ namespace jitsparse {
 //             (keeps each component array 16-byte aligned).
 // col_idx[p]: column of position p (padding: 0). Padding values are quiet NaN, so a kernel that
 //             multiplies padding gives NaN and fails verification.
+// narrow (name suffix -d16; csr, ell and sell only): col_delta[p] (int16) = column - matrix row of the
+//             stored row (row_perm[r] for a sorted sell, else r) instead of col_idx, which stays empty:
+//             2 bytes of index per entry instead of 4. Only for matrices whose every |column - row| is
+//             at most 32767 (narrow_columns_fit); pack throws otherwise. Padding: 0.
 // vector aos: component i of element j at x[j*V + i].
 // vector soa: x[i*vector_stride(n) + j], vector_stride(n) = n rounded up to a multiple of 32
 //             (pack_vector fills the tail j >= n with quiet NaN: never read).
@@ -59,24 +63,34 @@ struct Layout {
   int sigma = 0;  // sell: rows sorted by length inside windows of sigma rows (SELL-C-sigma); 0: unsorted
   InnerLayout inner = InnerLayout::aos;
   VectorLayout vector = VectorLayout::aos;
+  bool narrow = false;  // 16-bit column offsets (col_delta) instead of 32-bit columns; csr, ell, sell
 
   // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa", "sell32s256-aos-aos",
-  // "hisparse64c2-aos-aos". parse() also takes "sell-32-...".
+  // "hisparse64c2-aos-aos", "sell32-aos-aos-d16" (narrow). parse() also takes "sell-32-...".
   std::string name() const;
   std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "sell32s256", "hola", "hisparse64c2"
   static Layout parse(const std::string& s);  // throws InvalidArgument
   bool operator==(const Layout& o) const {
     return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner &&
-           vector == o.vector;
+           vector == o.vector && narrow == o.narrow;
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
   bool uses_row_ptr() const { return outer == OuterLayout::csr || outer == OuterLayout::hola; }  // csr arrays
   bool sorted() const { return outer == OuterLayout::sell && sigma > 0; }  // stored rows go through row_perm
   // The matrix arrays do not depend on the vector layout: one packed matrix serves both vector layouts.
   bool same_matrix_arrays(const Layout& o) const {
-    return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner;
+    return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner &&
+           narrow == o.narrow;
   }
+  // Whether the outer layout has a narrow form (the row kernels': csr, ell, sell).
+  bool can_be_narrow() const { return outer == OuterLayout::csr || outer == OuterLayout::ell || outer == OuterLayout::sell; }
 };
+
+// Largest |column - row| of a narrow layout's offsets (int16).
+constexpr int64_t kNarrowOffsetLimit = 32767;
+// Whether every entry's |column - row| is at most kNarrowOffsetLimit: the narrow layouts can hold the
+// matrix (and its transpose, whose offsets are the same up to sign).
+bool narrow_columns_fit(const HostMatrix& a);
 
 // Window sizes a sorted sell layout accepts: multiples of its K from K to 2^20 that are powers of two.
 bool valid_sell_sigma(int slice, int sigma);
@@ -109,7 +123,8 @@ struct PackedMatrix {
   std::vector<int32_t> slice_ptr;  // sell/ell only
   std::vector<int32_t> row_len;    // sell/ell only, rows_padded
   std::vector<int32_t> row_perm;   // sorted sell only, rows_padded: the matrix row of each stored row
-  std::vector<int32_t> col_idx;    // stored_entries
+  std::vector<int32_t> col_idx;    // stored_entries (empty when narrow)
+  std::vector<int16_t> col_delta;  // narrow only: stored_entries column offsets (see above)
   std::vector<unsigned char> values;  // float or double, laid out by `inner`
 
   // hisparse only (see above); hi[0]: strips of A x, hi[1]: strips of A^T x and A^H x.

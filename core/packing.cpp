@@ -110,13 +110,14 @@ HostMatrix rows_in_order(const HostMatrix& a, const std::vector<int32_t>& order)
 }
 
 int64_t shape_bytes(const Shape& s, const Layout& l, int components, Precision p) {
-  int64_t index_words = s.stored;  // col_idx
+  int64_t index_words = 0;
   if (l.uses_row_ptr())
     index_words += s.rows_padded + 1;  // row_ptr
   else
     index_words += (s.num_slices + 1) + s.rows_padded;  // slice_ptr, row_len
   if (l.sorted()) index_words += s.rows_padded;         // row_perm
-  return index_words * 4 + s.value_stride * components * scalar_bytes(p);
+  const int64_t column_bytes = s.stored * (l.narrow ? 2 : 4);  // col_delta or col_idx
+  return index_words * 4 + column_bytes + s.value_stride * components * scalar_bytes(p);
 }
 
 std::string describe(const HostMatrix& a, const Layout& l, Precision p) {
@@ -144,6 +145,35 @@ RowWalk row_walk(const PackedMatrix& m, int64_t r) {
 
 int64_t row_length(const PackedMatrix& m, int64_t r) {
   return m.layout.uses_row_ptr() ? m.row_ptr[r + 1] - m.row_ptr[r] : m.row_len[r];
+}
+
+// The matrix row that stored row r holds: the base of a narrow layout's column offsets.
+int64_t matrix_row_of(const PackedMatrix& m, int64_t r) { return m.row_perm.empty() ? r : m.row_perm[r]; }
+
+// The column of position p in stored row r, as a kernel reads it.
+int64_t packed_column(const PackedMatrix& m, int64_t p, int64_t r) {
+  return m.layout.narrow ? matrix_row_of(m, r) + m.col_delta[p] : m.col_idx[p];
+}
+
+// col_idx -> col_delta (narrow layouts, core/layout.hpp); throws when an offset does not fit.
+void narrow_columns(PackedMatrix& m, const std::string& what) {
+  m.col_delta.assign(m.col_idx.size(), 0);
+  const int64_t stored_rows = m.layout.uses_row_ptr() ? m.rows : m.rows_padded;
+  for (int64_t r = 0; r < stored_rows; ++r) {
+    const RowWalk w = row_walk(m, r);
+    const int64_t len = row_length(m, r), base = matrix_row_of(m, r);
+    for (int64_t k = 0; k < len; ++k) {
+      const int64_t p = w.base + k * w.step, delta = m.col_idx[p] - base;
+      if (delta < -kNarrowOffsetLimit || delta > kNarrowOffsetLimit)
+        throw InvalidArgument(what + ": column " + std::to_string(m.col_idx[p]) + " of row " + std::to_string(base) +
+                              " is more than " + std::to_string(kNarrowOffsetLimit) +
+                              " away from the row: a narrow (-d16) layout cannot hold it (renumber the matrix, "
+                              "e.g. --reorder rcm, or take the layout without -d16)");
+      m.col_delta[p] = static_cast<int16_t>(delta);
+    }
+  }
+  m.col_idx.clear();
+  m.col_idx.shrink_to_fit();
 }
 
 // Writes the values of the master copy (and NaN into padding when `padding`) at the packed positions.
@@ -254,7 +284,7 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
     const int64_t len = row_length(m, r);
     int64_t p = w.base;
     for (int64_t k = 0; k < len; ++k, p += w.step) {
-      const int64_t c = m.col_idx[p];
+      const int64_t c = packed_column(m, p, r);
       for (int i = 0; i < C; ++i) a[i] = static_cast<double>(soa ? vals[i * m.value_stride + p] : vals[p * C + i]);
       for (int i = 0; i < V; ++i) xv[i] = static_cast<double>(xsoa ? x[i * xs + c] : x[c * V + i]);
       entry.multiply_add(a.data(), xv.data(), acc.data());
@@ -272,7 +302,8 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
   throw InvalidArgument("unknown layout '" + text +
                         "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, sell<K>s<sigma>, hola or "
                         "hisparse<d>c<X>; "
-                        "inner and vector aos or soa; e.g. csr-aos-aos, sell32-soa-aos, hisparse64c2-aos-aos)");
+                        "inner and vector aos or soa, then -d16 for 16-bit column offsets (csr, ell, sell); e.g. csr-aos-aos, "
+                        "sell32-soa-aos, ell-aos-aos-d16, hisparse64c2-aos-aos)");
 }
 
 }  // namespace
@@ -292,7 +323,17 @@ bool valid_sell_sigma(int slice, int sigma) {
 }
 
 std::string Layout::name() const {
-  return outer_name() + (inner == InnerLayout::aos ? "-aos" : "-soa") + (vector == VectorLayout::aos ? "-aos" : "-soa");
+  return outer_name() + (inner == InnerLayout::aos ? "-aos" : "-soa") + (vector == VectorLayout::aos ? "-aos" : "-soa") +
+         (narrow ? "-d16" : "");
+}
+
+bool narrow_columns_fit(const HostMatrix& a) {
+  for (int64_t r = 0; r < a.rows; ++r)
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const int64_t d = static_cast<int64_t>(a.col_idx[k]) - r;
+      if (d < -kNarrowOffsetLimit || d > kNarrowOffsetLimit) return false;
+    }
+  return true;
 }
 
 Layout Layout::parse(const std::string& text) {
@@ -309,8 +350,10 @@ Layout Layout::parse(const std::string& text) {
     if (dash == std::string::npos) break;
     start = dash + 1;
   }
-  if (parts.size() != 3) fail();
+  if (parts.size() == 4 && parts[3] != "d16") fail();
+  if (parts.size() != 3 && parts.size() != 4) fail();
   Layout l;
+  l.narrow = parts.size() == 4;
   if (parts[0] == "csr") {
     l.outer = OuterLayout::csr;
   } else if (parts[0] == "hola") {
@@ -354,6 +397,8 @@ Layout Layout::parse(const std::string& text) {
   l.vector = vector_soa ? VectorLayout::soa : VectorLayout::aos;
   if (l.outer == OuterLayout::hisparse && inner_soa)
     throw InvalidArgument("layout '" + text + "': hisparse leaves store entries aos (e.g. hisparse64c2-aos-aos)");
+  if (l.narrow && !l.can_be_narrow())
+    throw InvalidArgument("layout '" + text + "': only csr, ell and sell layouts have a narrow (-d16) form");
   return l;
 }
 
@@ -412,7 +457,7 @@ int64_t vector_stride(int64_t n) { return round_up(n, 32); }
 int64_t PackedMatrix::bytes() const {
   const int64_t words =
       static_cast<int64_t>(row_ptr.size() + slice_ptr.size() + row_len.size() + row_perm.size() + col_idx.size());
-  return words * 4 + static_cast<int64_t>(values.size()) + static_cast<int64_t>(pool.size()) + hi[0].bytes() +
+  return words * 4 + static_cast<int64_t>(col_delta.size()) * 2 + static_cast<int64_t>(values.size()) + static_cast<int64_t>(pool.size()) + hi[0].bytes() +
          hi[1].bytes();
 }
 
@@ -445,9 +490,11 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
     std::vector<int32_t> order = stored_row_order(a, layout);
     Layout unsorted = layout;
     unsorted.sigma = 0;
+    unsorted.narrow = false;  // the offsets are from the matrix rows, known only through row_perm
     PackedMatrix m = pack(rows_in_order(a, order), unsorted, precision);
     m.layout = layout;
     m.row_perm = std::move(order);
+    if (layout.narrow) narrow_columns(m, describe(a, layout, precision));
     return m;
   }
   const int C = a.components();
@@ -507,6 +554,7 @@ PackedMatrix pack(const HostMatrix& a, const Layout& layout, Precision precision
     write_values<float>(m, a, true);
   else
     write_values<double>(m, a, true);
+  if (layout.narrow) narrow_columns(m, describe(a, layout, precision));
   return m;
 }
 
@@ -531,7 +579,7 @@ void repack_stored_rows(PackedMatrix& m, const HostMatrix& a) {
     const RowWalk w = row_walk(m, r);
     int64_t p = w.base;
     for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k, p += w.step)
-      if (m.col_idx[p] != a.col_idx[k]) mismatch("columns of row " + std::to_string(r));
+      if (packed_column(m, p, r) != a.col_idx[k]) mismatch("columns of row " + std::to_string(r));
   }
   if (m.precision == Precision::f32)
     write_values<float>(m, a, false);

@@ -10,7 +10,15 @@
 namespace jitsparse {
 namespace {
 
+std::string wide_outer_type(const Layout& l);
+
+// The outer layout policy of templates/jitsparse/layouts.cuh; a narrow layout wraps it in Narrow<>.
 std::string outer_type(const Layout& l) {
+  const std::string wide = wide_outer_type(l);
+  return l.narrow && !wide.empty() ? "jitsparse::Narrow<" + wide + ">" : wide;
+}
+
+std::string wide_outer_type(const Layout& l) {
   switch (l.outer) {
     case OuterLayout::csr: return "jitsparse::Csr";
     case OuterLayout::ell: return "jitsparse::Ell";

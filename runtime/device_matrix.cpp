@@ -66,7 +66,9 @@ void DeviceMatrix::upload() {
   slice_ptr_ = upload_array(packed_.slice_ptr, s, "slice pointers");
   row_len_ = upload_array(packed_.row_len, s, "row lengths");
   row_perm_ = upload_array(packed_.row_perm, s, "row order");
-  col_idx_ = upload_array(packed_.col_idx, s, "column indices");
+  // Narrow layouts: the int16 offsets take the column array's place (Narrow<> in layouts.cuh reads them).
+  col_idx_ = packed_.layout.narrow ? upload_array(packed_.col_delta, s, "column offsets")
+                                   : upload_array(packed_.col_idx, s, "column indices");
   values_ = upload_array(packed_.values, s, "matrix values");
   pool_ = upload_array(packed_.pool, s, "hisparse pool");
   for (int op = 0; op < 2; ++op) {

@@ -88,6 +88,7 @@ for step in "$@"; do
       src=${step#db-load=}; mkdir -p "$JITSPARSE_CACHE/tuning"
       gunzip -c "$src" >"$JITSPARSE_CACHE/tuning/$(basename "$src" .gz)"; echo "== loaded $src" ;;
     tuner-tests) run tuner_tests "$bin/jitsparse_gpu_tests" -tc="gpu tuner*" ;;
+    new-tests) run new_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: sorted sell*" ;;
     *) echo "unknown step $step" ;;
   esac
 done

@@ -43,6 +43,12 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
   if (const MatrixRecord* r = shape_tuned ? db.find(matrix_hash(a), prec, ops) : nullptr; r && !winner_of(*r).empty())
     return {Variant::parse(winner_of(*r)), "exact",
             std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
+  // A narrow (-d16) variant learnt on other matrices needs this one's columns within 16 bits of its rows;
+  // where they are not (checked only then: a pass over the entries), its wide twin runs instead.
+  auto for_this_matrix = [&a](Variant v) {
+    if (v.layout.narrow && !narrow_columns_fit(a)) v.layout.narrow = false;
+    return v;
+  };
   const SelectionModel model(db, gpu.l2_bytes);
   Prediction pred = model.predict({compute_features(a), compulsory_bytes(a, p), a.entry.name, p, op, deterministic,
                                   a.entry.num_components()});
@@ -54,12 +60,12 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
                   "the best, confidence %.2f",
                   pred.neighbours.size(), pred.transferred ? " of other entry types" : "",
                   pred.neighbours.front().name.c_str(), top.expected_relative, pred.confidence);
-    return {Variant::parse(top.variant), "model", detail, std::move(pred)};
+    return {for_this_matrix(Variant::parse(top.variant)), "model", detail, std::move(pred)};
   }
   for (const auto& d : db.domains())
     if (d.entry == a.entry.name && d.precision == prec && d.op == ops && !d.winner.empty() &&
         (!deterministic || Variant::parse(d.winner).deterministic()))
-      return {Variant::parse(d.winner), "domain", "winner of domain '" + d.domain + "'", {}};
+      return {for_this_matrix(Variant::parse(d.winner)), "domain", "winner of domain '" + d.domain + "'", {}};
   return {default_variant(a, p, schedule_limits(gpu), op, deterministic), "default",
           "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}};
 }

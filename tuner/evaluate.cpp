@@ -58,7 +58,7 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   const bool unroll = r.compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
   std::vector<std::vector<std::string>> steps;
   for (int k = 0; k < kQuickSteps; ++k) {
-    steps.push_back(quick_step(k, pred, plan, entry, limits, unroll, steps, times));
+    steps.push_back(quick_step(k, pred, plan, entry, limits, unroll, r.features.narrow_fits == 1, steps, times));
     add_round(steps.back());
   }
   return w;

@@ -7,7 +7,7 @@
 namespace jitsparse {
 
 std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
-                                    const ScheduleLimits& limits, bool unroll,
+                                    const ScheduleLimits& limits, bool unroll, bool narrow,
                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
   auto names = [](const std::vector<Variant>& vs) {
     std::vector<std::string> out;
@@ -40,7 +40,7 @@ std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPl
           m.median_us = *t;
           measured.measurements.push_back(m);
         }
-      return names(policy_twins(measured, plan.twins, unroll));
+      return names(policy_twins(measured, plan.twins, unroll, narrow));
     }
     default:
       return {};

@@ -21,10 +21,11 @@ namespace jitsparse {
 // jitsparse evaluate walks them over a record. Step 0: the model's candidates of round one; 1: round two;
 // 2 and 3 (round three, with plan.grid and a known entry type): the coarse schedule grid around the fastest
 // so far, then the refinement around the fastest of step 2; 4 (round four): the policy twins of the
-// fastest (unrolled ones too when `unroll`). A step may repeat variants measured before.
+// fastest (unrolled ones too when `unroll`, narrow ones when `narrow`: the matrix fits 16-bit column
+// offsets). A step may repeat variants measured before.
 constexpr int kQuickSteps = 5;
 std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
-                                    const ScheduleLimits& limits, bool unroll,
+                                    const ScheduleLimits& limits, bool unroll, bool narrow,
                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of);
 
 Selection load_quick_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op = Op::n,

@@ -195,7 +195,7 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
   return {};
 }
 
-std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll) {
+std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow) {
   std::vector<const MeasurementRecord*> ok;
   for (const auto& m : measured.measurements)
     if (m.ok()) ok.push_back(&m);
@@ -214,6 +214,10 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
         twins.push_back(v);
         twins.back().schedule.unroll = u;
       }
+    if (narrow && v.layout.can_be_narrow() && !v.layout.narrow) {  // 16-bit column offsets
+      twins.push_back(v);
+      twins.back().layout.narrow = true;
+    }
     for (const auto& t : twins)
       if (!measured.find(t.name())) out.push_back(t);
   }
@@ -697,6 +701,7 @@ void Tuner::print_result(const Job& job, bool stopped) const {
 
 Tuner::MatrixFacts Tuner::facts_of(const HostMatrix& a) {
   MatrixFacts facts{matrix_hash(a), compute_features(a)};
+  facts.features.narrow_fits = narrow_columns_fit(a) ? 1 : 0;
   facts.sorting_pays = sorted_sell_pays(facts.features, a.components());
   return facts;
 }
@@ -729,6 +734,10 @@ Prediction Tuner::quick_prediction(const HostMatrix& a, const MatrixFacts& facts
   ModelQuery q{facts.features, compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic,
                a.entry.num_components()};
   Prediction pred = model.predict(q);
+  if (facts.features.narrow_fits == 0)  // narrow candidates cannot hold this matrix's columns
+    pred.ranked.erase(std::remove_if(pred.ranked.begin(), pred.ranked.end(),
+                                     [](const Candidate& c) { return Variant::parse(c.variant).layout.narrow; }),
+                      pred.ranked.end());
   if (pred.empty()) {
     *why = "no tuned matrix of " + a.entry.name + " " + to_string(p) + " op " + to_string(options_.op) +
            " on this GPU to learn from: running the full search";
@@ -861,7 +870,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     for (const auto& v : stage1) steps[0].push_back(v.name());
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
     for (int k = 1; k < kQuickSteps; ++k) {
-      steps.push_back(quick_step(k, quick_pred, plan, &entry, limits, unroll, steps, record_times(job.record)));
+      steps.push_back(quick_step(k, quick_pred, plan, &entry, limits, unroll, facts.features.narrow_fits == 1, steps,
+                                 record_times(job.record)));
       std::vector<Variant> variants;
       for (const auto& v : steps.back()) variants.push_back(Variant::parse(v));
       pack_layouts(job, variants);
@@ -877,7 +887,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     run_variants(job, refined_stage_two(job.record, coarse, limits));
     job.stage = "load policy and unroll";
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
-    run_variants(job, policy_twins(job.record, kPolicyTwins, unroll));
+    const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1);
+    pack_layouts(job, twins);  // a narrow twin is a layout of its own
+    run_variants(job, twins);
   }
 
   const bool stopped = out_of_budget();

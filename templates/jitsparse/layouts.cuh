@@ -1,14 +1,35 @@
 // Storage layouts (the exact contract is the comment in core/layout.hpp).
 // Outer layouts give, for a stored row, the position of its first element and the stride between
-// elements (element k of row r sits at begin + k * stride, for k < len), and the matrix row it holds
-// (matrix_row: the y element of A x, the x element of A^T x by atomics).
+// elements (element k of row r sits at begin + k * stride, for k < len), the matrix row it holds
+// (matrix_row: the y element of A x, the x element of A^T x by atomics), and the column of a position
+// (column_base once per row, then column per element).
 #pragma once
 #include "jitsparse/load.cuh"
 #include "jitsparse/params.cuh"
 
 namespace jitsparse {
 
-struct Csr {
+// 32-bit columns: col_idx[pos].
+struct WideColumns {
+  template <class T>
+  __device__ __forceinline__ static int column_base(const SpmvParams<T>&, int) { return 0; }
+  template <class L, class T>
+  __device__ __forceinline__ static int column(const SpmvParams<T>& p, int pos, int) { return L::load(p.col_idx + pos); }
+};
+
+// Narrow form of an outer layout (name suffix -d16): col_idx holds int16 offsets from the stored row's
+// matrix row, so a row reads 2 bytes of index per element instead of 4.
+template <class Outer>
+struct Narrow : Outer {
+  template <class T>
+  __device__ __forceinline__ static int column_base(const SpmvParams<T>& p, int r) { return Outer::matrix_row(p, r); }
+  template <class L, class T>
+  __device__ __forceinline__ static int column(const SpmvParams<T>& p, int pos, int base) {
+    return base + L::load(reinterpret_cast<const short*>(p.col_idx) + pos);
+  }
+};
+
+struct Csr : WideColumns {
   template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
     begin = L::load(p.row_ptr + r);
@@ -21,7 +42,7 @@ struct Csr {
 
 // Sliced ELLPACK with K rows per slice, column-major inside the slice.
 template <int K>
-struct Sell {
+struct Sell : WideColumns {
   template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
     begin = L::load(p.slice_ptr + r / K) + r % K;
@@ -41,7 +62,7 @@ struct SellSorted : Sell<K> {
 };
 
 // ELLPACK-R: one slice of rows_padded rows.
-struct Ell {
+struct Ell : WideColumns {
   template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
     begin = r;

@@ -38,10 +38,11 @@ struct SpmvKernel : RowGroups<NT, TPR> {
       if (row < p.rows) {
         int begin, len, stride;
         Outer::template row<L>(p, row, begin, len, stride);
+        const int base = Outer::column_base(p, row);
 #pragma unroll U
         for (int k = lane; k < len; k += TPR) {
           const int pos = begin + k * stride;
-          const int col = L::load(p.col_idx + pos);
+          const int col = Outer::template column<L>(p, pos, base);
           typename E::Matrix a;
           Inner::template load<E, L>(p, pos, a);
           typename E::Vector xv;
@@ -77,10 +78,11 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
       if (len <= lane) return;
       typename E::Vector xv;  // x is indexed by the matrix row: one load per row
       Vec::template load_x<E>(p, Outer::matrix_row(p, row), xv);
+      const int base = Outer::column_base(p, row);
 #pragma unroll U
       for (int k = lane; k < len; k += TPR) {
         const int pos = begin + k * stride;
-        const int col = L::load(p.col_idx + pos);
+        const int col = Outer::template column<L>(p, pos, base);
         typename E::Matrix a;
         Inner::template load<E, L>(p, pos, a);
         typename E::Vector acc;

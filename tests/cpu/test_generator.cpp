@@ -347,7 +347,9 @@ TEST_CASE("generator: both load policies and the sorted sell compile, op n and o
   for (const char* name : {"real.f64/sell32s256-aos-aos/static-256x8-cached", "real.f32/csr-soa-soa/dynamic-128x4-tpr4-cached",
                            "complex.f64/sell16s64-soa-aos/dynamic-256x4-tpr2-u8", "quaternion.f32/ell-aos-aos/static-256x8-u1-cached",
                            "block3.f64/sell32s1024-aos-soa/static-128x8-tpr4-cached/t-atomic",
-                           "complex.f32/sell32s256-aos-aos/static-256x8/h-copy"})
+                           "complex.f32/sell32s256-aos-aos/static-256x8/h-copy",
+                           "real.f32/sell32s256-aos-aos-d16/static-256x8-u4", "complex.f64/csr-soa-aos-d16/static-128x8-tpr4/t-atomic",
+                           "block3.f32/ell-aos-soa-d16/dynamic-256x4-cached/h-copy"})
     variants.push_back(Variant::parse(name));
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-policy-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -362,5 +364,7 @@ TEST_CASE("generator: both load policies and the sorted sell compile, op n and o
   CHECK(cached.find("jitsparse::LoadCached") != std::string::npos);
   const std::string streaming = kernel_expression(variants[2], EntryRegistry::instance().get("complex"));
   CHECK(streaming.find("jitsparse::LoadStreaming") != std::string::npos);
+  const std::string narrow = kernel_expression(variants[6], EntryRegistry::instance().get("real"));
+  CHECK(narrow.find("jitsparse::Narrow<jitsparse::SellSorted<32>>") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

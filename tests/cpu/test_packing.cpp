@@ -662,3 +662,67 @@ TEST_CASE("packing: real matrices from tests/data, every entry type x layout x p
     }
   }
 }
+
+TEST_CASE("packing: narrow layouts (-d16) hold 16-bit column offsets from the row: contract, product, bytes, repack") {
+  RandomMatrixOptions o;
+  o.rows = 70000;  // not square: offsets from the row reach rows - cols plus the band
+  o.cols = 60000;
+  o.mean_row = 6;
+  o.empty_fraction = 0.1;
+  o.band = 2000;  // (random_matrix's long row would span every column: none here)
+  for (const char* name : {"real", "complex", "block3"}) {
+    const HostMatrix a = random_matrix(entry(name), o);
+    REQUIRE(narrow_columns_fit(a));
+    const auto x = random_vector(a.cols, a.vector_components(), 5);
+    for (const char* layout : {"csr-aos-aos-d16", "ell-soa-aos-d16", "sell16-aos-soa-d16", "sell32-soa-soa-d16",
+                               "sell32s256-aos-aos-d16", "sell16s64-soa-aos-d16"})
+      for (Precision p : kPrecisions) {
+        const Layout l = Layout::parse(layout);
+        REQUIRE(l.narrow);
+        PackedMatrix m = pack(a, l, p);
+        CHECK(m.col_idx.empty());
+        REQUIRE(static_cast<int64_t>(m.col_delta.size()) == m.stored_entries);
+        CHECK(m.bytes() == packed_bytes(a, l, p));
+        Layout wide = l;
+        wide.narrow = false;
+        CHECK(m.bytes() == packed_bytes(a, wide, p) - 2 * m.stored_entries);  // 2 bytes per position less
+        // the contract restated: element k of stored row r is column (matrix row of r) + col_delta
+        for (int64_t r = 0; r < m.rows; ++r) {
+          const int64_t row = m.row_perm.empty() ? r : m.row_perm[r];
+          const int64_t len = a.row_ptr[row + 1] - a.row_ptr[row];
+          for (int64_t k = 0; k < len; ++k)
+            if (a.col_idx[a.row_ptr[row] + k] != row + m.col_delta[contract_position(m, r, k)]) {
+              FAIL_CHECK(layout << ": row " << row << " element " << k);
+              r = m.rows;
+              break;
+            }
+        }
+        check_spmv(a, m, x, 1.5, 0.0);
+        check_spmv(a, m, x, -0.5, 2.0);
+        const HostMatrix b = with_entry_type(a, a.entry, 77);
+        repack_values(m, b);
+        check_spmv(b, m, x, 1.0, 0.0);
+      }
+  }
+  // Names: a fourth part -d16, for csr, ell and sell only.
+  for (const char* name : {"csr-aos-aos-d16", "sell32s256-soa-aos-d16", "ell-aos-soa-d16"})
+    CHECK(Layout::parse(name).name() == name);
+  CHECK_FALSE(Layout::parse("csr-aos-aos").narrow);
+  CHECK(Layout::parse("csr-aos-aos") != Layout::parse("csr-aos-aos-d16"));
+  CHECK_FALSE(Layout::parse("csr-aos-aos").same_matrix_arrays(Layout::parse("csr-aos-soa-d16")));
+  for (const char* bad : {"hola-aos-aos-d16", "hisparse64c2-aos-aos-d16", "csr-aos-aos-d8", "csr-aos-aos-d16-x"})
+    CHECK_THROWS_AS(Layout::parse(bad), InvalidArgument);
+  // A column 32768 away from its row does not fit; 32767 does.
+  const EntryType& real = entry("real");
+  const HostMatrix fits = from_rows(real, 40000, std::vector<std::vector<int32_t>>({{0, 32767}, {1}, {2, 32769}}));
+  CHECK(narrow_columns_fit(fits));
+  const HostMatrix far = from_rows(real, 40000, {{0, 32768}, {1}});
+  CHECK_FALSE(narrow_columns_fit(far));
+  CHECK_THROWS_WITH_AS(pack(far, Layout::parse("sell32-aos-aos-d16"), Precision::f64),
+                       doctest::Contains("-d16"), InvalidArgument);
+  CHECK_NOTHROW(pack(far, Layout::parse("sell32-aos-aos"), Precision::f64));
+  for (const char* layout : {"csr-aos-aos-d16", "ell-aos-aos-d16", "sell32s64-aos-aos-d16"}) {
+    const PackedMatrix m = pack(fits, Layout::parse(layout), Precision::f64);
+    check_spmv(fits, m, random_vector(fits.cols, 1, 3), 1.0, 0.0);
+  }
+}

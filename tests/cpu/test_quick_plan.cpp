@@ -104,31 +104,31 @@ TEST_CASE("quick steps: the grid around the fastest, its refinement, then the po
   ScheduleLimits limits;
   std::map<std::string, double> t = {{kRanking[0], 10.0}, {kRanking[2], 8.0}, {kRanking[4], 9.0}, {kRanking[5], 7.0}};
   std::vector<std::vector<std::string>> steps;
-  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, steps, times_of(t)));
+  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, false, steps, times_of(t)));
   CHECK(steps[0] == quick_round_one(p, plan));
   CHECK(steps[1] == quick_round_two(p, plan, times_of(t)));
   // Step 2: the search's coarse grid around the fastest so far (ell 64x24 at 7 us).
-  steps.push_back(quick_step(2, p, plan, &real, limits, false, steps, times_of(t)));
+  steps.push_back(quick_step(2, p, plan, &real, limits, false, false, steps, times_of(t)));
   std::vector<std::string> coarse;
   for (const auto& v : coarse_grid_variants(real, Variant::parse(kRanking[5]), limits)) coarse.push_back(v.name());
   CHECK(steps[2] == coarse);
   // Step 3: the refinement around the fastest of step 2.
   t[coarse.back()] = 6.0;
-  steps.push_back(quick_step(3, p, plan, &real, limits, false, steps, times_of(t)));
+  steps.push_back(quick_step(3, p, plan, &real, limits, false, false, steps, times_of(t)));
   std::vector<std::string> refined;
   for (const auto& v : refined_grid_variants(Variant::parse(coarse.back()), limits)) refined.push_back(v.name());
   CHECK(steps[3] == refined);
   // Step 4: the cached twin of the fastest measured so far.
-  const auto twins = quick_step(4, p, plan, &real, limits, false, steps, times_of(t));
+  const auto twins = quick_step(4, p, plan, &real, limits, false, false, steps, times_of(t));
   Variant cached = Variant::parse(coarse.back());
   cached.schedule.cached_matrix = true;
   REQUIRE(twins.size() == 1);
   CHECK(twins[0] == cached.name());
   // Without the grid (or an entry type nobody registered) round three is empty; the twin still comes.
   plan.grid = false;
-  CHECK(quick_step(2, p, plan, &real, limits, false, steps, times_of(t)).empty());
-  CHECK(quick_step(3, p, plan, nullptr, limits, false, steps, times_of(t)).empty());
-  CHECK(quick_step(4, p, plan, nullptr, limits, false, steps, times_of(t)).size() == 1);
+  CHECK(quick_step(2, p, plan, &real, limits, false, false, steps, times_of(t)).empty());
+  CHECK(quick_step(3, p, plan, nullptr, limits, false, false, steps, times_of(t)).empty());
+  CHECK(quick_step(4, p, plan, nullptr, limits, false, false, steps, times_of(t)).size() == 1);
   // On a large matrix the unrolled twins join it.
-  CHECK(quick_step(4, p, plan, &real, limits, true, steps, times_of(t)).size() == 3);
+  CHECK(quick_step(4, p, plan, &real, limits, true, false, steps, times_of(t)).size() == 3);
 }

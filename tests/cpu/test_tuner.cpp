@@ -323,15 +323,20 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
   measured("real.f64/csr-aos-aos/static-256x8", 9);
   measured("real.f64/csr-aos-aos/static-512x4", 1, "wrong: y[3]");
   std::vector<std::string> names;
-  for (const auto& v : policy_twins(r, 3, false)) names.push_back(v.name());
+  for (const auto& v : policy_twins(r, 3, false, false)) names.push_back(v.name());
   CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached",
                                           "real.f64/ell-aos-aos/static-256x8-cached"});
   // with unrolling (large matrices): 4 and 8 iterations of each, the timed cached twin left out
   names.clear();
-  for (const auto& v : policy_twins(r, 2, true)) names.push_back(v.name());
+  for (const auto& v : policy_twins(r, 2, true, false)) names.push_back(v.name());
   CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached", "real.f64/csr-aos-aos/static-256x8-tpr4-u4",
                                           "real.f64/csr-aos-aos/static-256x8-tpr4-u8", "real.f64/sell32-aos-aos/dynamic-128x16-u4",
                                           "real.f64/sell32-aos-aos/dynamic-128x16-u8"});
+  // where the matrix fits 16-bit column offsets: the narrow form of each layout too
+  names.clear();
+  for (const auto& v : policy_twins(r, 2, false, true)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached", "real.f64/csr-aos-aos-d16/static-256x8-tpr4",
+                                          "real.f64/sell32-aos-aos-d16/dynamic-128x16"});
   const Variant u = Variant::parse("real.f32/csr-aos-aos/static-256x8-tpr2-u8-cached");
   CHECK(u.schedule.unroll == 8);
   CHECK(u.schedule.cached_matrix);

@@ -217,8 +217,8 @@ TEST_CASE("gpu spmv: quaternion") { run_entry("quaternion"); }
 TEST_CASE("gpu spmv: block3") { run_entry("block3"); }
 TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quaternion"); }
 
-// The kernels added with the sorted sell layout, the load policies and unrolling, alone: small enough for
-// compute-sanitizer (scripts/device_run.sh sanitize-new).
+// The kernels added with the sorted sell layout, the load policies, unrolling and the narrow (-d16)
+// layouts, alone: small enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
 static void run_new_kernels(const char* name) {
   Context& ctx = gpu_context();
   const std::vector<Schedule> schedules = {Schedule::parse("static-256x2-cached"), Schedule::parse("dynamic-128x4-u8"),
@@ -233,7 +233,8 @@ static void run_new_kernels(const char* name) {
     o.long_row = 1500;
     o.seed = 21;
     const HostMatrix a = random_matrix(e, o);
-    for (const char* layout : {"sell32s256-aos-aos", "sell16s32-soa-soa", "csr-aos-soa"})
+    for (const char* layout : {"sell32s256-aos-aos", "sell16s32-soa-soa", "csr-aos-soa", "csr-aos-aos-d16",
+                               "ell-soa-aos-d16", "sell16-soa-soa-d16", "sell32s256-aos-aos-d16"})
       for (Precision p : {Precision::f32, Precision::f64}) {
         const Layout l = Layout::parse(layout);
         DeviceMatrix da(ctx, a, l, p);
@@ -248,11 +249,29 @@ static void run_new_kernels(const char* name) {
             }
       }
   }
+  {  // narrow layouts with offsets up to +-32000 (the int16 range is +-32767), rows != cols
+    const EntryType& e = entry_type(name);
+    RandomMatrixOptions o;
+    o.rows = 90000;
+    o.cols = 80000;
+    o.mean_row = 3;
+    o.band = 32000 - 10000;  // around the row's diagonal position r * cols / rows: |col - r| <= 32000
+    o.seed = 22;
+    const HostMatrix a = random_matrix(e, o);
+    REQUIRE(narrow_columns_fit(a));
+    for (const char* layout : {"csr-soa-aos-d16", "sell32-aos-aos-d16", "sell32s1024-aos-soa-d16"})
+      for (Precision p : {Precision::f32, Precision::f64}) {
+        const Layout l = Layout::parse(layout);
+        DeviceMatrix da(ctx, a, l, p);
+        for (Op op : {Op::n, Op::t})
+          check_variant(ctx, Variant{e.name, p, l, schedules[1], op, TransposeKind::atomic}, a, da, 1.0, 0.0);
+      }
+  }
 }
 
-TEST_CASE("gpu spmv: sorted sell, load policies and unroll (real)") { run_new_kernels("real"); }
-TEST_CASE("gpu spmv: sorted sell, load policies and unroll (complex)") { run_new_kernels("complex"); }
-TEST_CASE("gpu spmv: sorted sell, load policies and unroll (block3)") { run_new_kernels("block3"); }
+TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (real)") { run_new_kernels("real"); }
+TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (complex)") { run_new_kernels("complex"); }
+TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (block3)") { run_new_kernels("block3"); }
 
 // The hisparse kernels with small leaves worked one per lane (-s), alone, on a randomly numbered matrix
 // (one-entry leaves) and a banded one (big and dense leaves beside small ones): small enough for
