@@ -76,6 +76,17 @@ int run_inspect(const std::vector<std::string>& args) {
   for (const Layout& l : all_layouts())
     std::printf("%-16s %14.1f %14.1f\n", l.name().c_str(), packed_bytes(a, l, Precision::f32) / 1e6,
                 packed_bytes(a, l, Precision::f64) / 1e6);
+  // The narrow forms (16-bit column offsets) hold this matrix only when every |column - row| fits.
+  if (narrow_columns_fit(a)) {
+    for (Layout l : row_layouts()) {
+      l.narrow = true;
+      std::printf("%-22s %8.1f %14.1f\n", l.name().c_str(), packed_bytes(a, l, Precision::f32) / 1e6,
+                  packed_bytes(a, l, Precision::f64) / 1e6);
+    }
+  } else {
+    std::printf("narrow layouts (-d16): no, a column is more than %lld away from its row (renumbering, e.g. RCM, "
+                "may bring it within)\n", static_cast<long long>(kNarrowOffsetLimit));
+  }
   print_hisparse(a);
   return 0;
 }

@@ -40,6 +40,7 @@ const std::vector<std::string> kExported = {
     "quaternion.f64/hola-soa-aos/hola-256x8-ept2/h-atomic",  // hola_prepare over rows and cols, hola_scatter
     "complex.f64/ell-aos-soa/static-96x3/t-copy",            // one kernel on the transposed copy
     "real.f32/hola-aos-soa/hola-128x16-ept1/h-copy",         // hola on the transposed copy
+    "real.f64/sell32s64-aos-aos-d16/static-128x4",           // narrow: int16 column offsets, sorted rows
 };
 
 // The header's tables in a unit of their own, reachable by dlsym (the launch functions have C++ names).
