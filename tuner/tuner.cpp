@@ -605,12 +605,16 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
 
 // The three fastest variants overall and the three fastest csr-aos-aos ones (the search's quick timing
 // can rank near-equal variants wrongly, and short kernels are noisy) are timed again with the full
-// method; the winner and the schedule-only best are chosen among those, on the full numbers. A matrix
-// larger than the L2 has more finalists, timed cold too, and they are chosen on the cold numbers.
+// method; the winner and the schedule-only best are chosen among those, on the full numbers. The
+// overall finalists are six, and every finalist is timed cold too (the L2 flushed before each launch).
+// A matrix larger than the L2 is chosen on the cold numbers. One that fits in the L2 runs warm only while
+// nothing else evicts it between products, so it is chosen on the smallest worst-case regret: the
+// larger of (warm / best warm) and (cold / best cold). Seen on the H100 (2026-11-24): warm winners of
+// 12 MB matrices at 0.90x of cuSPARSE cold, an ELL winner of a tiny matrix 15% slower cold than a csr one.
 void Tuner::choose_winners(Job& job) {
   constexpr size_t kCandidates = 3, kColdCandidates = 6;
-  const bool cold = options_.cold_finalists && ctx_.device().l2_bytes > 0 &&
-                    job.record.compulsory_bytes > static_cast<double>(ctx_.device().l2_bytes);
+  const bool timed_cold = options_.cold_finalists && ctx_.device().l2_bytes > 0;
+  const bool cold = timed_cold && job.record.compulsory_bytes > static_cast<double>(ctx_.device().l2_bytes);
   auto fastest = [&](bool csr_only, bool deterministic_only) {
     std::vector<const MeasurementRecord*> ok;
     for (const auto& m : job.record.measurements)
@@ -619,7 +623,7 @@ void Tuner::choose_winners(Job& job) {
         ok.push_back(&m);
     std::sort(ok.begin(), ok.end(), [](auto* l, auto* r) { return l->median_us < r->median_us; });
     std::vector<std::string> names;
-    const size_t n = cold && !csr_only && !deterministic_only ? kColdCandidates : kCandidates;
+    const size_t n = timed_cold && !csr_only && !deterministic_only ? kColdCandidates : kCandidates;
     for (size_t i = 0; i < ok.size() && i < n; ++i) names.push_back(ok[i]->variant);
     return names;
   };
@@ -639,7 +643,7 @@ void Tuner::choose_winners(Job& job) {
       it = searched ? retimed.erase(it) : std::next(it);
     }
   TimingOptions cold_timing = options_.cold_timing;
-  if (cold) {
+  if (timed_cold) {
     if (!flush_) flush_ = std::make_unique<L2Flush>(ctx_);
     cold_timing.before_each = [this](cudaStream_t s) { (*flush_)(s); };
   }
@@ -653,7 +657,7 @@ void Tuner::choose_winners(Job& job) {
       SpmvLaunch launch(ctx_, v, *job.packed.at(matrix_key(v)), *job.x[vl], *job.y[vl]);
       const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); },
                                             job.quick ? options_.quick_final_timing : options_.final_timing);
-      if (cold) m.cold_us = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, cold_timing).median_us;
+      if (timed_cold) m.cold_us = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, cold_timing).median_us;
       m.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       m.median_us = t.median_us;
       m.samples_us = t.samples_us;
@@ -664,13 +668,23 @@ void Tuner::choose_winners(Job& job) {
       // keep the search's measurement
     }
   }
-  // Cold where every finalist has a cold time (a failed re-timing keeps the search's warm one), else warm.
-  const bool by_cold = cold && std::all_of(retimed.begin(), retimed.end(), [&](const std::string& n) {
-                         return job.record.find(n)->cold_us > 0;
-                       });
+  // Cold (or the regret) where every finalist has a cold time (a failed re-timing keeps the search's warm
+  // one), else warm.
+  const bool all_cold = timed_cold && std::all_of(retimed.begin(), retimed.end(), [&](const std::string& n) {
+                          return job.record.find(n)->cold_us > 0;
+                        });
+  const bool by_cold = cold && all_cold, by_regret = !cold && all_cold;
+  double best_warm = 0, best_cold = 0;
+  for (const auto& n : retimed) {
+    const MeasurementRecord* m = job.record.find(n);
+    if (m->median_us > 0 && (best_warm == 0 || m->median_us < best_warm)) best_warm = m->median_us;
+    if (m->cold_us > 0 && (best_cold == 0 || m->cold_us < best_cold)) best_cold = m->cold_us;
+  }
   auto time_of = [&](const std::string& n) {
     const MeasurementRecord* m = job.record.find(n);
-    return by_cold ? m->cold_us : m->median_us;
+    if (by_cold) return m->cold_us;
+    if (by_regret && best_warm > 0 && best_cold > 0) return std::max(m->median_us / best_warm, m->cold_us / best_cold);
+    return m->median_us;
   };
   auto pick = [&](const std::vector<std::string>& names) {
     std::string best;
