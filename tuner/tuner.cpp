@@ -605,16 +605,18 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
 
 // The three fastest variants overall and the three fastest csr-aos-aos ones (the search's quick timing
 // can rank near-equal variants wrongly, and short kernels are noisy) are timed again with the full
-// method; the winner and the schedule-only best are chosen among those, on the full numbers. The
-// overall finalists are six, and every finalist is timed cold too (the L2 flushed before each launch).
-// A matrix larger than the L2 is chosen on the cold numbers. One that fits in the L2 runs warm only while
-// nothing else evicts it between products, so it is chosen on the smallest worst-case regret: the
-// larger of (warm / best warm) and (cold / best cold). Seen on the H100 (2026-11-24): warm winners of
-// 12 MB matrices at 0.90x of cuSPARSE cold, an ELL winner of a tiny matrix 15% slower cold than a csr one.
+// method; the winner and the schedule-only best are chosen among those, on the full numbers. A matrix
+// of more than an eighth of the L2 has six overall finalists, each timed cold too (the L2 flushed before
+// each launch). One larger than the L2 is chosen on the cold numbers. One that fits runs warm only while
+// nothing else evicts it between products, so it is chosen on the smallest worst-case regret: the larger
+// of (warm / best warm) and (cold / best cold). Seen on the H100 (2026-11-24): the 12 MB built-ins went
+// from 0.90-0.96x of cuSPARSE cold to 0.96-1.01x, and lost 2-6% warm. Smaller matrices are launch-bound
+// (4-6 us): their cold timings are noise, and they stay chosen warm.
 void Tuner::choose_winners(Job& job) {
   constexpr size_t kCandidates = 3, kColdCandidates = 6;
-  const bool timed_cold = options_.cold_finalists && ctx_.device().l2_bytes > 0;
-  const bool cold = timed_cold && job.record.compulsory_bytes > static_cast<double>(ctx_.device().l2_bytes);
+  const double l2 = static_cast<double>(ctx_.device().l2_bytes);
+  const bool timed_cold = options_.cold_finalists && l2 > 0 && job.record.compulsory_bytes > l2 / 8;
+  const bool cold = timed_cold && job.record.compulsory_bytes > l2;
   auto fastest = [&](bool csr_only, bool deterministic_only) {
     std::vector<const MeasurementRecord*> ok;
     for (const auto& m : job.record.measurements)
