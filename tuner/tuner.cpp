@@ -214,9 +214,11 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
         twins.push_back(v);
         twins.back().schedule.unroll = u;
       }
-    if (narrow && v.layout.can_be_narrow() && !v.layout.narrow) {  // 16-bit column offsets
+    if (narrow && v.layout.can_be_narrow() && !v.layout.narrow) {  // 16-bit column offsets, each policy
+      const size_t wide = twins.size();
       twins.push_back(v);
-      twins.back().layout.narrow = true;
+      for (size_t i = 0; i < wide; ++i) twins.push_back(twins[i]);
+      for (size_t i = wide; i < twins.size(); ++i) twins[i].layout.narrow = true;
     }
     for (const auto& t : twins)
       if (!measured.find(t.name())) out.push_back(t);

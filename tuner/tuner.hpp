@@ -152,8 +152,9 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
 // The load-policy and unroll stage: twins of the `n` fastest row-family variants measured so far (those
 // not timed yet): with cached matrix loads (Schedule::cached_matrix) and, with `unroll`, with 4 and 8
 // loop iterations unrolled (Schedule::unroll; the tuner asks for them on matrices over half the L2, where
-// loads in flight bound the speed), and with `narrow` (every |column - row| fits 16 bits) in the narrow
-// form of its csr, ell or sell layout (Layout::narrow: 2 bytes of column index per entry instead of 4).
+// loads in flight bound the speed), and with `narrow` (every |column - row| fits 16 bits) each of these
+// and the variant itself in the narrow form of its csr, ell or sell layout (Layout::narrow: 2 bytes of
+// column index per entry instead of 4).
 std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow);
 // Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
 // the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,

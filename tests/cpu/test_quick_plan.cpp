@@ -1,6 +1,7 @@
 // Quick tuning's rounds (selection/quick_plan.hpp): which variants each round asks for.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "core/entry_type.hpp"
@@ -131,4 +132,8 @@ TEST_CASE("quick steps: the grid around the fastest, its refinement, then the po
   CHECK(quick_step(4, p, plan, nullptr, limits, false, false, steps, times_of(t)).size() == 1);
   // On a large matrix the unrolled twins join it.
   CHECK(quick_step(4, p, plan, &real, limits, true, false, steps, times_of(t)).size() == 3);
+  // Where the matrix fits 16-bit column offsets: the narrow form of the variant and of each twin.
+  const auto narrow = quick_step(4, p, plan, &real, limits, true, true, steps, times_of(t));
+  CHECK(narrow.size() == 7);
+  CHECK(std::count_if(narrow.begin(), narrow.end(), [](const std::string& n) { return Variant::parse(n).layout.narrow; }) == 4);
 }

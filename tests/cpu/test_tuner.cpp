@@ -336,7 +336,8 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
   names.clear();
   for (const auto& v : policy_twins(r, 2, false, true)) names.push_back(v.name());
   CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached", "real.f64/csr-aos-aos-d16/static-256x8-tpr4",
-                                          "real.f64/sell32-aos-aos-d16/dynamic-128x16"});
+                                          "real.f64/csr-aos-aos-d16/static-256x8-tpr4-cached", "real.f64/sell32-aos-aos-d16/dynamic-128x16",
+                                          "real.f64/sell32-aos-aos-d16/dynamic-128x16-cached"});
   const Variant u = Variant::parse("real.f32/csr-aos-aos/static-256x8-tpr2-u8-cached");
   CHECK(u.schedule.unroll == 8);
   CHECK(u.schedule.cached_matrix);
