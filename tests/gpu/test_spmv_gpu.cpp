@@ -275,7 +275,7 @@ static void run_new_kernels(const char* name) {
     band.entry = e;
     band.name = "periodic_band";
     band.rows = band.cols = n;
-    band.row_ptr.assign(1, 0);
+    band.row_ptr.push_back(0);
     for (int32_t r = 0; r < n; ++r) {
       std::vector<int32_t> cols = {(r + n - 10) % n, r, (r + 10) % n};
       std::sort(cols.begin(), cols.end());
