@@ -84,8 +84,8 @@ int run_inspect(const std::vector<std::string>& args) {
                   packed_bytes(a, l, Precision::f64) / 1e6);
     }
   } else {
-    std::printf("narrow layouts (-d16): no, a column is more than %lld away from its row, also around the ends "
-                "(renumbering, e.g. RCM, may bring it within)\n", static_cast<long long>(kNarrowOffsetLimit));
+    std::printf("narrow layouts (-d16): no, a column is more than %lld away from its row (renumbering, e.g. RCM, "
+                "may bring it within)\n", static_cast<long long>(kNarrowOffsetLimit));
   }
   print_hisparse(a);
   return 0;

@@ -42,13 +42,10 @@ namespace jitsparse {
 //             (keeps each component array 16-byte aligned).
 // col_idx[p]: column of position p (padding: 0). Padding values are quiet NaN, so a kernel that
 //             multiplies padding gives NaN and fails verification.
-// narrow (name suffix -d16; csr, ell and sell only): col_delta[p] (int16) instead of col_idx, which stays
-//             empty: 2 bytes of index per entry instead of 4. With b = the matrix row of the stored row
-//             (row_perm[r] for a sorted sell, else r), the column is c = b + col_delta[p], plus cols if
-//             c < 0, minus cols if c >= cols: offsets count modulo cols, so the wrap-around neighbours
-//             of a periodic mesh and every matrix of at most 65535 columns fit. Only for matrices where
-//             each entry has such an offset within +-32767 (narrow_columns_fit); pack throws otherwise.
-//             Padding: 0.
+// narrow (name suffix -d16; csr, ell and sell only): col_delta[p] (int16) = column - matrix row of the
+//             stored row (row_perm[r] for a sorted sell, else r) instead of col_idx, which stays empty:
+//             2 bytes of index per entry instead of 4. Only for matrices whose every |column - row| is
+//             at most 32767 (narrow_columns_fit); pack throws otherwise. Padding: 0.
 // vector aos: component i of element j at x[j*V + i].
 // vector soa: x[i*vector_stride(n) + j], vector_stride(n) = n rounded up to a multiple of 32
 //             (pack_vector fills the tail j >= n with quiet NaN: never read).
@@ -89,12 +86,10 @@ struct Layout {
   bool can_be_narrow() const { return outer == OuterLayout::csr || outer == OuterLayout::ell || outer == OuterLayout::sell; }
 };
 
-// Largest |offset| of a narrow layout (int16).
+// Largest |column - row| of a narrow layout's offsets (int16).
 constexpr int64_t kNarrowOffsetLimit = 32767;
-// The narrow offset of `col` from row `row` of a matrix of `cols` columns (see above), or false.
-bool narrow_offset(int64_t col, int64_t row, int64_t cols, int16_t* offset);
-// Whether every entry has a narrow offset: the narrow layouts can hold the matrix. (Its transpose, for
-// the copy kind of op t/h, is checked when it is packed.)
+// Whether every entry's |column - row| is at most kNarrowOffsetLimit: the narrow layouts can hold the
+// matrix (and its transpose, whose offsets are the same up to sign).
 bool narrow_columns_fit(const HostMatrix& a);
 
 // Window sizes a sorted sell layout accepts: multiples of its K from K to 2^20 that are powers of two.

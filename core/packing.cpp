@@ -152,11 +152,7 @@ int64_t matrix_row_of(const PackedMatrix& m, int64_t r) { return m.row_perm.empt
 
 // The column of position p in stored row r, as a kernel reads it.
 int64_t packed_column(const PackedMatrix& m, int64_t p, int64_t r) {
-  if (!m.layout.narrow) return m.col_idx[p];
-  int64_t c = matrix_row_of(m, r) + m.col_delta[p];  // the kernels' Narrow<>::column
-  if (c < 0) c += m.cols;
-  if (c >= m.cols) c -= m.cols;
-  return c;
+  return m.layout.narrow ? matrix_row_of(m, r) + m.col_delta[p] : m.col_idx[p];
 }
 
 // col_idx -> col_delta (narrow layouts, core/layout.hpp); throws when an offset does not fit.
@@ -167,12 +163,13 @@ void narrow_columns(PackedMatrix& m, const std::string& what) {
     const RowWalk w = row_walk(m, r);
     const int64_t len = row_length(m, r), base = matrix_row_of(m, r);
     for (int64_t k = 0; k < len; ++k) {
-      const int64_t p = w.base + k * w.step;
-      if (!narrow_offset(m.col_idx[p], base, m.cols, &m.col_delta[p]))
+      const int64_t p = w.base + k * w.step, delta = m.col_idx[p] - base;
+      if (delta < -kNarrowOffsetLimit || delta > kNarrowOffsetLimit)
         throw InvalidArgument(what + ": column " + std::to_string(m.col_idx[p]) + " of row " + std::to_string(base) +
                               " is more than " + std::to_string(kNarrowOffsetLimit) +
-                              " away from the row, also around the ends: a narrow (-d16) layout cannot hold it "
-                              "(renumber the matrix, e.g. --reorder rcm, or take the layout without -d16)");
+                              " away from the row: a narrow (-d16) layout cannot hold it (renumber the matrix, "
+                              "e.g. --reorder rcm, or take the layout without -d16)");
+      m.col_delta[p] = static_cast<int16_t>(delta);
     }
   }
   m.col_idx.clear();
@@ -330,21 +327,12 @@ std::string Layout::name() const {
          (narrow ? "-d16" : "");
 }
 
-bool narrow_offset(int64_t col, int64_t row, int64_t cols, int16_t* offset) {
-  const int64_t d = col - row;
-  for (int64_t candidate : {d, d - cols, d + cols})  // each decodes to col (one wrap at most)
-    if (candidate >= -kNarrowOffsetLimit && candidate <= kNarrowOffsetLimit) {
-      *offset = static_cast<int16_t>(candidate);
-      return true;
-    }
-  return false;
-}
-
 bool narrow_columns_fit(const HostMatrix& a) {
-  int16_t unused;
   for (int64_t r = 0; r < a.rows; ++r)
-    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      if (!narrow_offset(a.col_idx[k], r, a.cols, &unused)) return false;
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const int64_t d = static_cast<int64_t>(a.col_idx[k]) - r;
+      if (d < -kNarrowOffsetLimit || d > kNarrowOffsetLimit) return false;
+    }
   return true;
 }
 

@@ -18,17 +18,14 @@ struct WideColumns {
 };
 
 // Narrow form of an outer layout (name suffix -d16): col_idx holds int16 offsets from the stored row's
-// matrix row, modulo p.cols (core/layout.hpp), so a row reads 2 bytes of index per element instead of 4.
+// matrix row, so a row reads 2 bytes of index per element instead of 4.
 template <class Outer>
 struct Narrow : Outer {
   template <class T>
   __device__ __forceinline__ static int column_base(const SpmvParams<T>& p, int r) { return Outer::matrix_row(p, r); }
   template <class L, class T>
   __device__ __forceinline__ static int column(const SpmvParams<T>& p, int pos, int base) {
-    int c = base + L::load(reinterpret_cast<const short*>(p.col_idx) + pos);
-    c += c < 0 ? p.cols : 0;
-    c -= c >= p.cols ? p.cols : 0;
-    return c;
+    return base + L::load(reinterpret_cast<const short*>(p.col_idx) + pos);
   }
 };
 

@@ -2,7 +2,6 @@
 // checked against the double CPU reference (per-row tolerance scaled by sum |a_ij||x_j|, y poisoned).
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -266,35 +265,6 @@ static void run_new_kernels(const char* name) {
         DeviceMatrix da(ctx, a, l, p);
         for (Op op : {Op::n, Op::t})
           check_variant(ctx, Variant{e.name, p, l, schedules[1], op, TransposeKind::atomic}, a, da, 1.0, 0.0);
-      }
-  }
-  {  // a periodic band (neighbours r - 10 and r + 10 modulo n): offsets that wrap around the ends
-    const EntryType& e = entry_type(name);
-    const int32_t n = 70000;
-    HostMatrix band;
-    band.entry = e;
-    band.name = "periodic_band";
-    band.rows = band.cols = n;
-    band.row_ptr.push_back(0);
-    for (int32_t r = 0; r < n; ++r) {
-      std::vector<int32_t> cols = {(r + n - 10) % n, r, (r + 10) % n};
-      std::sort(cols.begin(), cols.end());
-      band.col_idx.insert(band.col_idx.end(), cols.begin(), cols.end());
-      band.row_ptr.push_back(static_cast<int32_t>(band.col_idx.size()));
-    }
-    const HostMatrix a = with_entry_type(band, e, 23);
-    REQUIRE(narrow_columns_fit(a));
-    for (const char* layout : {"csr-aos-aos-d16", "ell-soa-aos-d16", "sell32s256-aos-aos-d16"})
-      for (Precision p : {Precision::f32, Precision::f64}) {
-        const Layout l = Layout::parse(layout);
-        DeviceMatrix da(ctx, a, l, p);
-        DeviceMatrix dt = DeviceMatrix::transposed(ctx, a, l, p);
-        for (Op op : {Op::n, Op::t})
-          for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy}) {
-            if (op == Op::n && kind == TransposeKind::copy) continue;
-            const Variant v{e.name, p, l, schedules[0], op, kind};
-            check_variant(ctx, v, a, v.uses_transposed_copy() ? dt : da, 1.0, 0.0);
-          }
       }
   }
 }
