@@ -155,6 +155,9 @@ int64_t packed_column(const PackedMatrix& m, int64_t p, int64_t r) {
   return m.layout.narrow ? matrix_row_of(m, r) + m.col_delta[p] : m.col_idx[p];
 }
 
+// Whether a narrow layout can hold column - row = delta.
+bool narrow_offset_fits(int64_t delta) { return delta >= -kNarrowOffsetLimit && delta <= kNarrowOffsetLimit; }
+
 // col_idx -> col_delta (narrow layouts, core/layout.hpp); throws when an offset does not fit.
 void narrow_columns(PackedMatrix& m, const std::string& what) {
   m.col_delta.assign(m.col_idx.size(), 0);
@@ -164,7 +167,7 @@ void narrow_columns(PackedMatrix& m, const std::string& what) {
     const int64_t len = row_length(m, r), base = matrix_row_of(m, r);
     for (int64_t k = 0; k < len; ++k) {
       const int64_t p = w.base + k * w.step, delta = m.col_idx[p] - base;
-      if (delta < -kNarrowOffsetLimit || delta > kNarrowOffsetLimit)
+      if (!narrow_offset_fits(delta))
         throw InvalidArgument(what + ": column " + std::to_string(m.col_idx[p]) + " of row " + std::to_string(base) +
                               " is more than " + std::to_string(kNarrowOffsetLimit) +
                               " away from the row: a narrow (-d16) layout cannot hold it (renumber the matrix, "
@@ -329,10 +332,8 @@ std::string Layout::name() const {
 
 bool narrow_columns_fit(const HostMatrix& a) {
   for (int64_t r = 0; r < a.rows; ++r)
-    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      const int64_t d = static_cast<int64_t>(a.col_idx[k]) - r;
-      if (d < -kNarrowOffsetLimit || d > kNarrowOffsetLimit) return false;
-    }
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      if (!narrow_offset_fits(a.col_idx[k] - r)) return false;
   return true;
 }
 

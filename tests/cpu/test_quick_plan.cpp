@@ -65,12 +65,20 @@ TEST_CASE("quick plan: round one takes the first candidates and the first of eac
   CHECK(quick_plan(5).pairs == 5);
 }
 
-TEST_CASE("quick plan: round two times the model's schedules of the fastest pairs of round one") {
+namespace {
+// A plan small enough to follow by hand: one lead candidate, three pairs, the best one refined by three.
+QuickPlan small_plan() {
   QuickPlan plan;
   plan.lead = 1;
   plan.pairs = 3;
   plan.best_pairs = 1;
   plan.per_pair = 3;
+  return plan;
+}
+}  // namespace
+
+TEST_CASE("quick plan: round two times the model's schedules of the fastest pairs of round one") {
+  QuickPlan plan = small_plan();
   const Prediction p = ranked(kRanking);
   // Round one: csr/4 (256x8), ell/1 (256x8), sell32/1. ell is fastest: its next schedules follow.
   const auto two = quick_round_two(p, plan, times_of({{kRanking[0], 10.0}, {kRanking[2], 8.0}, {kRanking[4], 9.0}}));
@@ -95,11 +103,7 @@ TEST_CASE("quick plan: the seed of round three is the fastest timed variant") {
 }
 
 TEST_CASE("quick steps: the grid around the fastest, its refinement, then the policy twin") {
-  QuickPlan plan;
-  plan.lead = 1;
-  plan.pairs = 3;
-  plan.best_pairs = 1;
-  plan.per_pair = 3;
+  QuickPlan plan = small_plan();
   const Prediction p = ranked(kRanking);
   const EntryType& real = EntryRegistry::instance().get("real");
   ScheduleLimits limits;
