@@ -56,8 +56,15 @@ int run_export(const std::vector<std::string>& args) {
 
   std::vector<Variant> variants;
   std::set<std::string> seen;
+  std::vector<std::string> renumbered;  // winners that run on a renumbered matrix
+  // A renumbered (@rcm) winner exports its kernel: the product on P A P^T; renumbering the matrix and
+  // moving x and y is the caller's part there (README of the export).
   auto add = [&](const std::string& name) {
-    if (!name.empty() && seen.insert(name).second) variants.push_back(Variant::parse(name));
+    if (name.empty()) return;
+    const Variant v = Variant::parse(name);
+    if (v.ordering != Ordering::none) renumbered.push_back(name);
+    const Variant k = v.kernel_variant();
+    if (seen.insert(k.name()).second) variants.push_back(k);
   };
   if (vm.count("variant")) {
     for (const auto& v : vm["variant"].as<std::vector<std::string>>()) add(v);
@@ -77,6 +84,9 @@ int run_export(const std::vector<std::string>& args) {
   std::cout << "exported " << units.size() << " variants to " << out << "/ (build: cmake -S " << out << " -B " << out
             << "/build && cmake --build " << out << "/build)\n";
   for (const auto& v : variants) std::cout << "  " << v.name() << "\n";
+  for (const auto& name : renumbered)
+    std::cout << "note: " << name << " runs on the matrix renumbered by reverse Cuthill-McKee: its kernel was "
+              << "exported; give it P A P^T (and P x), and move the result back with P^T\n";
   return 0;
 }
 

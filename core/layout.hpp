@@ -91,6 +91,8 @@ constexpr int64_t kNarrowOffsetLimit = 32767;
 // Whether every entry's |column - row| is at most kNarrowOffsetLimit: the narrow layouts can hold the
 // matrix (and its transpose, whose offsets are the same up to sign).
 bool narrow_columns_fit(const HostMatrix& a);
+// The same for P A P^T (perm[old] = new, core/permutation.hpp) without building it.
+bool narrow_columns_fit(const HostMatrix& a, const std::vector<int32_t>& perm);
 
 // Window sizes a sorted sell layout accepts: multiples of its K from K to 2^20 that are powers of two.
 bool valid_sell_sigma(int slice, int sigma);

@@ -337,6 +337,16 @@ bool narrow_columns_fit(const HostMatrix& a) {
   return true;
 }
 
+bool narrow_columns_fit(const HostMatrix& a, const std::vector<int32_t>& perm) {
+  if (static_cast<int64_t>(perm.size()) != a.rows || a.rows != a.cols)
+    throw InvalidArgument("narrow_columns_fit: the renumbering has " + std::to_string(perm.size()) +
+                          " entries for a " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix");
+  for (int64_t r = 0; r < a.rows; ++r)
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      if (!narrow_offset_fits(static_cast<int64_t>(perm[a.col_idx[k]]) - perm[r])) return false;
+  return true;
+}
+
 Layout Layout::parse(const std::string& text) {
   std::string s;
   for (char c : text) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -9,6 +9,15 @@
 #include "core/error.hpp"
 
 namespace jitsparse {
+
+Ordering parse_ordering(const std::string& s) {
+  if (s == "none") return Ordering::none;
+  if (s == "rcm") return Ordering::rcm;
+  throw InvalidArgument("unknown ordering '" + s + "' (expected none or rcm)");
+}
+
+std::string to_string(Ordering o) { return o == Ordering::rcm ? "rcm" : "none"; }
+
 namespace {
 
 uint64_t splitmix64(uint64_t x) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/host_matrix.hpp"
@@ -12,6 +13,12 @@ namespace jitsparse {
 //
 // Convention: perm[old] = new. Row/vertex `old` of A becomes row perm[old] of P A P^T, so
 // (P A P^T)[perm[i]][perm[j]] = A[i][j] and (P x)[perm[i]] = x[i].
+
+// none: the identity (the matrix as it is); rcm: reverse Cuthill-McKee (rcm_permutation).
+enum class Ordering { none, rcm };
+// "none" or "rcm"; throws InvalidArgument naming the expected values.
+Ordering parse_ordering(const std::string& s);
+std::string to_string(Ordering o);
 
 // True when perm holds each of 0..n-1 exactly once.
 bool is_permutation(const std::vector<int32_t>& perm, int64_t n);

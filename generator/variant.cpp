@@ -133,10 +133,21 @@ bool Variant::has_prologue() const {
 std::string Variant::name() const {
   std::string n = entry + "." + to_string(precision) + "/" + layout.name() + "/" + schedule.name();
   if (op != Op::n) n += "/" + to_string(op) + "-" + to_string(transpose);
+  if (ordering != Ordering::none) n += "@" + to_string(ordering);
   return n;
 }
 
-Variant Variant::parse(const std::string& s) {
+Variant Variant::parse(const std::string& full) {
+  // A renumbered variant ends in "@<ordering>" (nothing else in a name holds '@').
+  const auto at = full.rfind('@');
+  const std::string s = full.substr(0, at);
+  Ordering ordering = Ordering::none;
+  if (at != std::string::npos) {
+    const std::string name = full.substr(at + 1);
+    if (name != "rcm")
+      throw InvalidArgument("variant '" + full + "': unknown ordering '@" + name + "' (the only one is @rcm)");
+    ordering = parse_ordering(name);
+  }
   const auto a = s.find('/'), b = s.find('/', a == std::string::npos ? a : a + 1);
   const auto dot = s.rfind('.', a);
   if (a == std::string::npos || b == std::string::npos || dot == std::string::npos)
@@ -160,6 +171,7 @@ Variant Variant::parse(const std::string& s) {
                             "' (expected t-atomic, t-copy, t-tree, h-atomic, h-copy or h-tree)");
     v.transpose = kind == "copy" ? TransposeKind::copy : kind == "tree" ? TransposeKind::tree : TransposeKind::atomic;
   }
+  v.ordering = ordering;
   check_variant(v);
   return v;
 }
@@ -180,6 +192,7 @@ void to_json(nlohmann::json& j, const Variant& v) {
   if (v.schedule.cached_matrix) j["matrix_loads"] = "cached";
   if (v.schedule.unroll != 2) j["unroll"] = v.schedule.unroll;
   if (v.op != Op::n) j["transpose"] = to_string(v.transpose);
+  if (v.ordering != Ordering::none) j["ordering"] = to_string(v.ordering);
 }
 
 void from_json(const nlohmann::json& j, Variant& v) {

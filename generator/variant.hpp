@@ -6,6 +6,7 @@
 
 #include "core/layout.hpp"
 #include "core/op.hpp"
+#include "core/permutation.hpp"
 #include "core/precision.hpp"
 
 namespace jitsparse {
@@ -71,14 +72,26 @@ struct Variant {
   Schedule schedule;
   Op op = Op::n;
   TransposeKind transpose = TransposeKind::atomic;  // op t and h only
+  // The matrix runs renumbered: the kernel multiplies P A P^T (packed once), and each product moves x
+  // into that numbering and the result back (two small gathers, templates/jitsparse/permute.cuh), so
+  // x and y stay the caller's. Pays where the matrix's own order scatters x (random, unordered meshes).
+  // Square matrices only; the kernel is the same as without it (kernel_variant()).
+  Ordering ordering = Ordering::none;
 
   // Canonical name, e.g. "quaternion.f64/ell-soa-aos/static-256x2"; op t and h add the operation and
-  // the kind: "complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic". parse() reads it back.
+  // the kind: "complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic"; a renumbered one ends in "@rcm":
+  // "real.f32/ell-aos-aos-d16/static-512x4@rcm". parse() reads it back.
   std::string name() const;
   static Variant parse(const std::string& s);
   bool operator==(const Variant& o) const {
     return entry == o.entry && precision == o.precision && layout == o.layout && schedule == o.schedule &&
-           op == o.op && (op == Op::n || transpose == o.transpose);
+           op == o.op && (op == Op::n || transpose == o.transpose) && ordering == o.ordering;
+  }
+  // The same variant without the renumbering: what is compiled and cached (the kernel does not know).
+  Variant kernel_variant() const {
+    Variant k = *this;
+    k.ordering = Ordering::none;
+    return k;
   }
   // Same result bits on every run: no floating-point atomics (hola uses them for rows shared by blocks).
   bool deterministic() const;

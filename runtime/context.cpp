@@ -36,7 +36,8 @@ void Context::load(const CompiledKernel& k) {
   count(k);
 }
 
-cudaKernel_t Context::kernel(const Variant& v) {
+cudaKernel_t Context::kernel(const Variant& variant) {
+  const Variant v = variant.kernel_variant();  // a renumbered variant runs the same kernel
   const std::string name = v.name();
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -49,7 +50,8 @@ cudaKernel_t Context::kernel(const Variant& v) {
   return kernels_.at(name);
 }
 
-cudaKernel_t Context::prologue(const Variant& v) {
+cudaKernel_t Context::prologue(const Variant& variant) {
+  const Variant v = variant.kernel_variant();
   kernel(v);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = kernels_.find(prologue_name(v));
@@ -72,25 +74,29 @@ cudaKernel_t Context::kernel(const GeneratedSource& source) {
 
 bool Context::has_kernel(const Variant& v) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return kernels_.count(v.name()) > 0;
+  return kernels_.count(v.kernel_variant().name()) > 0;
 }
 
 std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
                                           const std::function<void(size_t, size_t)>& progress) {
+  // One kernel per kernel_variant(): a variant and its renumbered twin share it.
   std::vector<Variant> todo;
-  std::vector<size_t> where;
-  for (size_t i = 0; i < variants.size(); ++i)
-    if (!has_kernel(variants[i])) {
-      todo.push_back(variants[i]);
-      where.push_back(i);
-    }
-  std::vector<std::string> errors(variants.size());
+  std::map<std::string, size_t> todo_index;
+  std::vector<size_t> where(variants.size(), SIZE_MAX);  // variant -> its entry in todo
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const Variant k = variants[i].kernel_variant();
+    if (has_kernel(k)) continue;
+    const auto [it, added] = todo_index.emplace(k.name(), todo.size());
+    if (added) todo.push_back(k);
+    where[i] = it->second;
+  }
+  std::vector<std::string> todo_errors(todo.size());
   auto outcomes = builder_.build_all(todo, 0, progress);
   std::lock_guard<std::mutex> lock(mutex_);
   std::map<const CompiledKernel*, std::string> loaded;  // program -> load error ("" if fine)
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (!outcomes[i].ok) {
-      errors[where[i]] = outcomes[i].error;
+      todo_errors[i] = outcomes[i].error;
       ++stats_.failed;
       continue;
     }
@@ -103,8 +109,11 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
         loaded[p] = e.what();
       }
     }
-    errors[where[i]] = loaded[p];
+    todo_errors[i] = loaded[p];
   }
+  std::vector<std::string> errors(variants.size());
+  for (size_t i = 0; i < variants.size(); ++i)
+    if (where[i] != SIZE_MAX) errors[i] = todo_errors[where[i]];
   return errors;
 }
 

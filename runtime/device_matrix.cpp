@@ -50,8 +50,33 @@ DeviceMatrix DeviceMatrix::transposed(Context& ctx, const HostMatrix& a, const L
 }
 
 DeviceMatrix DeviceMatrix::for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes) {
+  if (v.ordering != Ordering::none) {
+    if (a.rows != a.cols)
+      throw InvalidArgument("variant " + v.name() + " renumbers the matrix, which needs a square one: '" + a.name +
+                            "' is " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
+    const std::vector<int32_t> perm = rcm_permutation(a);
+    DeviceMatrix m = for_variant(ctx, permute_symmetric(a, perm), v.kernel_variant(), memory_cap_bytes);
+    m.set_ordering(v.ordering, perm);
+    return m;
+  }
   if (v.uses_transposed_copy()) return transposed(ctx, a, v.layout, v.precision, memory_cap_bytes);
   return DeviceMatrix(ctx, a, v.layout, v.precision, memory_cap_bytes);
+}
+
+void DeviceMatrix::set_ordering(Ordering ordering, const std::vector<int32_t>& perm) {
+  check_permutation(perm, packed_.rows);
+  if (packed_.rows != packed_.cols) throw InvalidArgument("set_ordering: a renumbered matrix must be square");
+  ordering_ = ordering;
+  if (ordering == Ordering::none) {
+    perm_host_.clear();
+    perm_ = DeviceBuffer();
+    inverse_ = DeviceBuffer();
+    return;
+  }
+  perm_host_ = perm;
+  perm_ = upload_array(perm, ctx_->stream(), "permutation");
+  inverse_ = upload_array(jitsparse::inverse_permutation(perm), ctx_->stream(), "inverse permutation");
+  cuda_check(cudaStreamSynchronize(ctx_->stream()), "upload the permutation");
 }
 
 int* DeviceMatrix::hola_workspace(int64_t blocks) const {
@@ -84,7 +109,12 @@ void DeviceMatrix::upload() {
 
 void DeviceMatrix::refresh_values(const HostMatrix& a) {
   if (a.entry.name != entry_) throw InvalidArgument("refresh_values: entry type differs");
-  repack_values(packed_, transposed_copy_ ? transpose_pattern(a) : a);
+  if (ordering_ != Ordering::none) {
+    const HostMatrix b = permute_symmetric(a, perm_host_);
+    repack_values(packed_, transposed_copy_ ? transpose_pattern(b) : b);
+  } else {
+    repack_values(packed_, transposed_copy_ ? transpose_pattern(a) : a);
+  }
   if (packed_.layout.outer == OuterLayout::hisparse)
     pool_.upload(packed_.pool.data(), packed_.pool.size(), ctx_->stream());
   else

@@ -1,8 +1,10 @@
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/host_matrix.hpp"
 #include "core/layout.hpp"
+#include "core/permutation.hpp"
 #include "generator/variant.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device_buffer.hpp"
@@ -22,14 +24,24 @@ class DeviceMatrix {
   // variants multiplies (deterministic, at the memory of a second matrix: bytes() says how much).
   static DeviceMatrix transposed(Context& ctx, const HostMatrix& a, const Layout& layout, Precision precision,
                                  int64_t memory_cap_bytes = 0);
-  // The matrix a variant runs on: a itself, or its transposed copy for Variant::uses_transposed_copy().
+  // The matrix a variant runs on: a itself, or its transposed copy for Variant::uses_transposed_copy();
+  // for a renumbered variant (Variant::ordering) that of P A P^T, with the permutation (computed here on
+  // the host: reverse Cuthill-McKee takes about a second for 10M entries). Throws InvalidArgument for a
+  // renumbered variant of a matrix that is not square, or a narrow one whose renumbered columns do not fit.
   static DeviceMatrix for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes = 0);
+  // Makes this the renumbered form of a matrix: it holds P A P^T (or its transposed copy) for
+  // perm[old] = new (core/permutation.hpp); SpmvLaunch then moves x and y through the permutation.
+  void set_ordering(Ordering ordering, const std::vector<int32_t>& perm);
+  Ordering ordering() const { return ordering_; }
+  const int* permutation() const { return perm_.as<const int>(); }        // old -> new
+  const int* inverse_permutation() const { return inverse_.as<const int>(); }  // new -> old
 
   // Replace the values, keeping the pattern (throws InvalidArgument if the pattern differs). For a
   // transposed copy, pass the original matrix a.
   void refresh_values(const HostMatrix& a);
 
-  int64_t bytes() const { return packed_.bytes(); }  // device footprint of the matrix arrays
+  // Device footprint of the matrix arrays (and of a renumbered one's two permutations).
+  int64_t bytes() const { return packed_.bytes() + static_cast<int64_t>(perm_.bytes() + inverse_.bytes()); }
   const PackedMatrix& packed() const { return packed_; }
   const Layout& layout() const { return packed_.layout; }
   Precision precision() const { return packed_.precision; }
@@ -61,6 +73,9 @@ class DeviceMatrix {
     DeviceBuffer strip_begin, strip_order, leaf_ptr, leaf_block;
   } hi_[2];
   mutable DeviceBuffer hola_workspace_;
+  Ordering ordering_ = Ordering::none;
+  std::vector<int32_t> perm_host_;  // for refresh_values
+  DeviceBuffer perm_, inverse_;
 };
 
 }  // namespace jitsparse

@@ -22,14 +22,6 @@ std::vector<double> scatter(const std::vector<double>& in, const std::vector<int
 
 }  // namespace
 
-Ordering parse_ordering(const std::string& s) {
-  if (s == "none") return Ordering::none;
-  if (s == "rcm") return Ordering::rcm;
-  throw InvalidArgument("unknown ordering '" + s + "' (expected none or rcm)");
-}
-
-std::string to_string(Ordering o) { return o == Ordering::rcm ? "rcm" : "none"; }
-
 std::vector<double> PermutedMatrix::to_permuted(const std::vector<double>& x) const {
   return scatter(x, perm, matrix.vector_components(), "to_permuted");
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/host_matrix.hpp"
+#include "core/permutation.hpp"
 #include "runtime/device_vector.hpp"
 
 namespace jitsparse {
@@ -11,12 +12,6 @@ namespace jitsparse {
 // For a solver that stays in the permuted space: reorder A once, run every SpMV on P A P^T, and move
 // vectors in and out through the permutation only at the start and the end (perm[old] = new, as in
 // core/permutation.hpp). Since (P A P^T)(P x) = P (A x), from_permuted(B * to_permuted(x)) == A * x.
-
-// none: the identity (the matrix as it is); rcm: reverse Cuthill-McKee (core/permutation.hpp).
-enum class Ordering { none, rcm };
-// "none" or "rcm"; throws InvalidArgument naming the expected values.
-Ordering parse_ordering(const std::string& s);
-std::string to_string(Ordering o);
 
 struct PermutedMatrix {
   Ordering ordering = Ordering::none;

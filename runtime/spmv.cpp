@@ -39,6 +39,24 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
   check_vec(x, x_len, "x");
   check_vec(y, y_len, "y");
   if (x.data() == y.data() && x.size() > 0) throw InvalidArgument(who + "x and y must not be the same vector");
+  if (v.ordering != a.ordering())
+    throw InvalidArgument(who + (a.ordering() == Ordering::none
+                                     ? "it renumbers the matrix: build it with DeviceMatrix::for_variant"
+                                     : "the matrix is renumbered (" + to_string(a.ordering()) +
+                                           "), which only variants ending in @" + to_string(a.ordering()) + " run"));
+}
+
+// permute_vector<T, V, soa> of templates/jitsparse/permute.cuh, compiled once per context.
+cudaKernel_t permute_kernel(Context& ctx, Precision p, int components, VectorLayout layout) {
+  const std::string t = p == Precision::f32 ? "float" : "double";
+  const std::string expr = "jitsparse::permute_vector<" + t + ", " + std::to_string(components) + ", " +
+                           (layout == VectorLayout::soa ? "true" : "false") + ">";
+  GeneratedSource s;
+  s.name = expr;
+  s.source = "#include \"jitsparse/permute.cuh\"\n";
+  s.variant_names = {expr};
+  s.kernel_expressions = {expr};
+  return ctx.kernel(s);
 }
 
 }  // namespace
@@ -48,6 +66,22 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     : ctx_(&ctx), variant_(v) {
   check_match(v, a, x, y);
   const DeviceInfo& d = ctx.device();
+  const DeviceVector* xk = &x;  // what the product kernel reads and writes
+  DeviceVector* yk = &y;
+  if (v.ordering != Ordering::none) {
+    n_ = a.rows();
+    stride_ = x.stride();
+    x_perm_ = std::make_shared<DeviceVector>(ctx, x.size(), x.vector_components(), x.layout(), x.precision());
+    y_perm_ = std::make_shared<DeviceVector>(ctx, y.size(), y.vector_components(), y.layout(), y.precision());
+    permute_ = permute_kernel(ctx, v.precision, x.vector_components(), x.layout());
+    // x'[new] = x[inverse[new]], then y[old] = alpha y'[perm[old]] + beta y[old]
+    move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), 1.0, 0.0};
+    move_y_ = {y_perm_->data(), y.data(), a.permutation(), alpha, beta};
+    xk = x_perm_.get();
+    yk = y_perm_.get();
+    alpha = 1.0;
+    beta = 0.0;
+  }
   check_variant(v, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
   if (v.has_prologue()) prologue_ = ctx.prologue(v);
@@ -85,17 +119,42 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   }
   const bool hisparse = v.layout.outer == OuterLayout::hisparse;
   if (v.precision == Precision::f32) {
-    pf_ = make_spmv_params<float>(a, x, y, alpha, beta);
+    pf_ = make_spmv_params<float>(a, *xk, *yk, alpha, beta);
     pf_.block_row = block_row;
     if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
   } else {
-    pd_ = make_spmv_params<double>(a, x, y, alpha, beta);
+    pd_ = make_spmv_params<double>(a, *xk, *yk, alpha, beta);
     pd_.block_row = block_row;
     if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
   }
 }
 
 void SpmvLaunch::launch() const {
+  if (!permute_) return launch_product();
+  launch_move(move_x_);
+  launch_product();
+  launch_move(move_y_);
+}
+
+void SpmvLaunch::launch_move(const Move& m) const {
+  const void* src = m.src;
+  void* dst = m.dst;
+  const int* from = m.from;
+  int n = n_;
+  long long stride = stride_;
+  float af = static_cast<float>(m.alpha), bf = static_cast<float>(m.beta);
+  double ad = m.alpha, bd = m.beta;
+  const bool f32 = variant_.precision == Precision::f32;
+  void* args[7] = {&src, &dst, &from, &n, &stride, f32 ? static_cast<void*>(&af) : static_cast<void*>(&ad),
+                   f32 ? static_cast<void*>(&bf) : static_cast<void*>(&bd)};
+  const unsigned blocks = static_cast<unsigned>(std::min<long long>((n_ + 255) / 256, 65535));
+  if (blocks == 0) return;
+  const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(permute_), dim3(blocks), dim3(256), args, 0,
+                                         ctx_->stream());
+  if (e != cudaSuccess) cuda_check(e, "launch the renumbering of " + variant_.name());
+}
+
+void SpmvLaunch::launch_product() const {
   void* args[1] = {variant_.precision == Precision::f32 ? const_cast<void*>(static_cast<const void*>(&pf_))
                                                         : const_cast<void*>(static_cast<const void*>(&pd_))};
   cudaError_t e = cudaSuccess;

@@ -1,4 +1,6 @@
 #pragma once
+#include <memory>
+
 #include "generator/variant.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device_matrix.hpp"
@@ -10,6 +12,9 @@ namespace jitsparse {
 // variant): argument checks and kernel lookup happen once, launch() only enqueues (what timing loops want).
 // For op n, x has a.cols() elements and y a.rows(); for op t/h by atomics, x has a.rows() and y a.cols();
 // the copy kind runs on a transposed copy (DeviceMatrix::for_variant), whose rows are A's columns.
+// A renumbered variant (Variant::ordering) runs on DeviceMatrix::for_variant's P A P^T: x and y stay in
+// the caller's numbering, and each launch is three steps: x into the matrix's numbering (a scratch
+// vector), the product, the result back into y with alpha and beta.
 class SpmvLaunch {
  public:
   // Throws InvalidArgument when the variant does not match the matrix (layout, precision, entry type,
@@ -27,6 +32,20 @@ class SpmvLaunch {
   dim3 grid_, block_, prologue_grid_;
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
+  // Renumbered variants: the scratch vectors in P A P^T's numbering and the two moves (permute.cuh).
+  struct Move {
+    const void* src = nullptr;
+    void* dst = nullptr;
+    const int* from = nullptr;
+    double alpha = 1, beta = 0;
+  };
+  std::shared_ptr<DeviceVector> x_perm_, y_perm_;
+  cudaKernel_t permute_ = nullptr;
+  Move move_x_, move_y_;
+  int n_ = 0;
+  long long stride_ = 0;
+  void launch_move(const Move& m) const;
+  void launch_product() const;
 };
 
 // The kernel arguments of y = alpha*op(A)*x + beta*y without any check: what SpmvLaunch passes, for code

@@ -10,7 +10,7 @@
 #   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add, sanitize-hisparse,
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, sanitize-new (memcheck and racecheck of the sorted sell, load
-#   policy and unroll kernels), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
+#   policy and unroll kernels), renumbered-tests (the GPU tests of renumbered @rcm variants), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
 #   tests); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
 #   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
 set -uo pipefail
@@ -89,6 +89,7 @@ for step in "$@"; do
       gunzip -c "$src" >"$JITSPARSE_CACHE/tuning/$(basename "$src" .gz)"; echo "== loaded $src" ;;
     tuner-tests) run tuner_tests "$bin/jitsparse_gpu_tests" -tc="gpu tuner*" ;;
     new-tests) run new_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: sorted sell*" ;;
+    renumbered-tests) run renumbered_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: renumbered*,gpu permuted*" ;;
     *) echo "unknown step $step" ;;
   esac
 done

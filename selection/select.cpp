@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/features.hpp"
+#include "core/permutation.hpp"
 #include "core/yardstick.hpp"
 
 namespace jitsparse {
@@ -45,8 +46,13 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
             std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
   // A narrow (-d16) variant learnt on other matrices needs this one's columns within 16 bits of its rows;
   // where they are not (checked only then: a pass over the entries), its wide twin runs instead.
+  // A renumbered (@rcm) one needs a square matrix, and, narrow, the renumbered columns within 16 bits
+  // (reverse Cuthill-McKee computed here: DeviceMatrix::for_variant computes it again when it packs).
   auto for_this_matrix = [&a](Variant v) {
-    if (v.layout.narrow && !narrow_columns_fit(a)) v.layout.narrow = false;
+    if (v.ordering != Ordering::none && a.rows != a.cols) v.ordering = Ordering::none;
+    if (v.layout.narrow &&
+        !(v.ordering == Ordering::none ? narrow_columns_fit(a) : narrow_columns_fit(a, rcm_permutation(a))))
+      v.layout.narrow = false;
     return v;
   };
   const SelectionModel model(db, gpu.l2_bytes);

@@ -68,7 +68,8 @@ std::string layout_tpr_key(const Variant& v) {
 std::string matrix_key(const Variant& v) {
   Layout l = v.layout;
   l.vector = VectorLayout::aos;
-  return l.name() + (v.uses_transposed_copy() ? " (transposed copy)" : "");
+  return l.name() + (v.uses_transposed_copy() ? " (transposed copy)" : "") +
+         (v.ordering != Ordering::none ? "@" + to_string(v.ordering) : "");
 }
 
 }  // namespace
@@ -226,6 +227,38 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
   return out;
 }
 
+std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow) {
+  std::map<std::string, std::pair<double, Variant>> fastest;  // by outer layout
+  for (const auto& m : measured.measurements) {
+    if (!m.ok()) continue;
+    const Variant v = Variant::parse(m.variant);
+    if (v.ordering != Ordering::none) continue;
+    const std::string name = v.layout.name(), outer = name.substr(0, name.find('-'));
+    auto [it, fresh] = fastest.emplace(outer, std::make_pair(m.median_us, v));
+    if (!fresh && m.median_us < it->second.first) it->second = {m.median_us, v};
+  }
+  std::vector<std::pair<double, Variant>> ranked;
+  for (auto& [outer, best] : fastest) ranked.push_back(best);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::vector<Variant> out;
+  for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < n; ++i) {
+    Variant v = ranked[i].second;
+    v.ordering = ordering;
+    std::vector<Variant> twins{v};
+    if (narrow && v.layout.can_be_narrow() && !v.layout.narrow) {
+      twins.push_back(v);
+      twins.back().layout.narrow = true;
+    }
+    for (const auto& t : twins)
+      if (!measured.find(t.name())) out.push_back(t);
+  }
+  return out;
+}
+
+bool renumbering_may_pay(const MatrixFeatures& f) {
+  return f.rows == f.cols && f.rows >= 16384 && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
+}
+
 namespace {
 
 // The largest block count of the search with t * b within the SM's threads.
@@ -367,6 +400,7 @@ struct Tuner::Job {
   // measure_variants (jitsparse evaluate): what it measures is marked as such, and the search's own
   // measurements are left as they were (re-timing them would change what the model learns from).
   bool evaluation = false;
+  const PermutedMatrix* renumbered = nullptr;  // the renumbering stage's P A P^T (Tuner::renumbered)
 };
 
 Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
@@ -529,14 +563,27 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
       wanted.push_back(v);
   if (wanted.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
-  std::unique_ptr<HostMatrix> transposed;
-  if (std::any_of(wanted.begin(), wanted.end(), [](const Variant& v) { return v.uses_transposed_copy(); }))
-    transposed = std::make_unique<HostMatrix>(transpose_pattern(*job.a));
+  if (!job.renumbered && job.a->rows == job.a->cols &&
+      std::any_of(wanted.begin(), wanted.end(), [](const Variant& v) { return v.ordering != Ordering::none; }))
+    job.renumbered = &renumbered(*job.a, job.record.hash);  // quick tuning and evaluate may ask for one
+  // [renumbered]: the matrix as it is, or P A P^T (job.renumbered), and their transposed copies
+  const HostMatrix* plain[2] = {job.a, job.renumbered ? &job.renumbered->matrix : nullptr};
+  std::unique_ptr<HostMatrix> transposed[2];
+  for (int r = 0; r < 2; ++r)
+    if (std::any_of(wanted.begin(), wanted.end(), [r](const Variant& v) {
+          return v.uses_transposed_copy() && (v.ordering != Ordering::none) == (r == 1);
+        }))
+      transposed[r] = std::make_unique<HostMatrix>(transpose_pattern(*plain[r]));
   std::vector<std::unique_ptr<PackedMatrix>> packs(wanted.size());
   std::vector<std::string> errors(wanted.size());
   std::vector<std::thread> pool;
   for (size_t i = 0; i < wanted.size(); ++i) {
-    const HostMatrix& m = wanted[i].uses_transposed_copy() ? *transposed : *job.a;
+    const int r = wanted[i].ordering != Ordering::none ? 1 : 0;
+    if (r == 1 && !job.renumbered) {
+      job.layout_skip[matrix_key(wanted[i])] = "skipped: a renumbering needs a square matrix";
+      continue;
+    }
+    const HostMatrix& m = wanted[i].uses_transposed_copy() ? *transposed[r] : *plain[r];
     const Layout layout = wanted[i].layout;
     const int64_t need = packed_bytes(m, layout, job.precision);
     if (need > options_.memory_cap_bytes) {
@@ -561,6 +608,7 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     try {
       job.packed[key] = std::make_unique<DeviceMatrix>(ctx_, std::move(*packs[i]), job.a->entry.name,
                                                        wanted[i].uses_transposed_copy());
+      if (wanted[i].ordering != Ordering::none) job.packed[key]->set_ordering(wanted[i].ordering, job.renumbered->perm);
     } catch (const DeviceError& e) {
       job.layout_skip[key] = std::string("skipped: ") + e.what();
     }
@@ -752,9 +800,12 @@ Prediction Tuner::quick_prediction(const HostMatrix& a, const MatrixFacts& facts
   ModelQuery q{facts.features, compulsory_bytes(a, p), a.entry.name, p, options_.op, options_.deterministic,
                a.entry.num_components()};
   Prediction pred = model.predict(q);
-  if (facts.features.narrow_fits == 0)  // narrow candidates cannot hold this matrix's columns
+  if (facts.features.narrow_fits == 0)  // narrow candidates cannot hold this matrix's columns (renumbered: maybe)
     pred.ranked.erase(std::remove_if(pred.ranked.begin(), pred.ranked.end(),
-                                     [](const Candidate& c) { return Variant::parse(c.variant).layout.narrow; }),
+                                     [](const Candidate& c) {
+                                       const Variant v = Variant::parse(c.variant);
+                                       return v.layout.narrow && v.ordering == Ordering::none;
+                                     }),
                       pred.ranked.end());
   if (pred.empty()) {
     *why = "no tuned matrix of " + a.entry.name + " " + to_string(p) + " op " + to_string(options_.op) +
@@ -908,6 +959,27 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
+    if (renumbering_may_pay(facts.features) && !out_of_budget()) {
+      job.stage = "renumbering (rcm)";
+      const auto t0 = std::chrono::steady_clock::now();
+      job.renumbered = &renumbered(a, facts.hash);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      pack_seconds_ += took;
+      pack_by_matrix_[a.name] += took;
+      const auto first = ordering_twins(job.record, kOrderingLayouts, Ordering::rcm, renumbered_narrow_);
+      pack_layouts(job, first);
+      run_variants(job, first);
+      // Where a renumbered variant is the fastest, its schedules and load policy as for the others.
+      const MeasurementRecord* best = job.record.best();
+      if (best && Variant::parse(best->variant).ordering != Ordering::none) {
+        job.stage = "renumbering (rcm): schedules";
+        std::vector<Variant> more = refined_grid_variants(Variant::parse(best->variant), limits);
+        for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_))
+          if (t.ordering != Ordering::none) more.push_back(t);
+        pack_layouts(job, more);
+        run_variants(job, more);
+      }
+    }
   }
 
   const bool stopped = out_of_budget();
@@ -926,6 +998,16 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   check_ = std::move(job.check);
   ++matrices_done_;
   return !stopped;
+}
+
+const PermutedMatrix& Tuner::renumbered(const HostMatrix& a, const std::string& hash) {
+  if (!renumbered_ || renumbered_hash_ != hash) {
+    renumbered_.reset();
+    renumbered_ = std::make_unique<PermutedMatrix>(reorder(a, Ordering::rcm));
+    renumbered_hash_ = hash;
+    renumbered_narrow_ = narrow_columns_fit(renumbered_->matrix);
+  }
+  return *renumbered_;
 }
 
 void Tuner::finish() {

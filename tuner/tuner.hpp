@@ -13,6 +13,7 @@
 #include "runtime/context.hpp"
 #include "generator/search_space.hpp"
 #include "runtime/gpu_timer.hpp"
+#include "runtime/permuted_matrix.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
 
@@ -124,6 +125,12 @@ class Tuner {
   std::map<std::string, double> pack_by_matrix_;  // packing and uploading, by matrix name
   std::unique_ptr<L2Flush> flush_;   // made on the first matrix larger than the L2 (cold finalists)
   std::unique_ptr<GpuCheck> check_;  // the CPU reference of the matrix tuned last (kept across precisions)
+  // The renumbering stage's P A P^T of the matrix tuned last (kept across precisions), and whether its
+  // columns fit the narrow layouts.
+  const PermutedMatrix& renumbered(const HostMatrix& a, const std::string& hash);
+  std::unique_ptr<PermutedMatrix> renumbered_;
+  std::string renumbered_hash_;
+  bool renumbered_narrow_ = false;
   std::string check_hash_;
   Op check_op_ = Op::n;
 };
@@ -156,6 +163,18 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
 // and the variant itself in the narrow form of its csr, ell or sell layout (Layout::narrow: 2 bytes of
 // column index per entry instead of 4).
 std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow);
+// The renumbering stage: on a square matrix whose own order scatters its columns (renumbering_may_pay),
+// the fastest variants of the search run again on its reverse Cuthill-McKee renumbering P A P^T, x and y
+// moved through the permutation inside each timed launch (Variant::ordering). ordering_twins: the
+// fastest variant of each of the `n` fastest outer layouts (the layout name up to its first '-': csr,
+// ell, sell32, sell32s256, hola, hisparse64c2...) renumbered, and with `narrow` (the renumbered columns
+// fit 16 bits) the narrow form of each csr, ell or sell one; those `measured` lacks.
+constexpr int kOrderingLayouts = 4;
+std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
+// Square, at least 16384 rows (smaller ones are launch-bound: two more launches cannot pay), and a mean
+// distance of the entries from the diagonal above 5% of the rows (a random order has about a third; the
+// meshes of the built-in set in a generator's or a scanner's order 0.8-2%).
+bool renumbering_may_pay(const MatrixFeatures& f);
 // Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
 // the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,
 // dynamic} and the seed itself (at most 13 schedules); the refined grid around a pair's best is every

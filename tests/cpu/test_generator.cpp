@@ -32,6 +32,18 @@ TEST_CASE("generator: variant names round-trip") {
   CHECK_THROWS_AS(Variant::parse("real.f64/csr-aos-aos/static-1024x4"), InvalidArgument);
   CHECK_THROWS_AS(Variant::parse("real.f64/csr-aos-aos/static-256x2-tpr3"), InvalidArgument);
   CHECK_THROWS_AS(Variant::parse("nonsense"), InvalidArgument);
+  // renumbered variants: the same kernel, run on P A P^T
+  for (const char* n : {"real.f32/ell-aos-aos-d16/static-512x4@rcm", "complex.f64/csr-aos-aos/static-256x8-tpr4/h-atomic@rcm",
+                        "real.f64/hola-aos-soa/hola-64x32-ept8@rcm"}) {
+    const Variant v = Variant::parse(n);
+    CHECK(v.name() == n);
+    CHECK(v.ordering == Ordering::rcm);
+    CHECK(v.kernel_variant().ordering == Ordering::none);
+    CHECK(v.kernel_variant().name() + "@rcm" == n);
+    CHECK_FALSE(v == v.kernel_variant());
+  }
+  CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@none"), doctest::Contains("@rcm"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@amd"), doctest::Contains("unknown ordering"), InvalidArgument);
 }
 
 TEST_CASE("generator: NVRTC compiles a variant and the cache returns it") {

@@ -10,6 +10,7 @@
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
+#include "core/layout.hpp"
 #include "core/permutation.hpp"
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
@@ -277,4 +278,25 @@ TEST_CASE("permutation: rcm timing on large matrices" * doctest::skip()) {
   HostMatrix graph = rmat_graph(1400000, 8, 0.45, 0.22, 0.22, 1);
   graph.name = "rmat45 1.4M";
   report(graph);
+}
+
+TEST_CASE("permutation: the narrow check of P A P^T without building it") {
+  RandomMatrixOptions o;
+  o.rows = o.cols = 70000;
+  o.mean_row = 4;
+  o.band = 20;
+  o.seed = 5;
+  const HostMatrix banded = random_matrix(EntryRegistry::instance().get("real"), o);
+  const std::vector<int32_t> shuffle = random_permutation(banded.rows, 9);
+  const HostMatrix shuffled = permute_symmetric(banded, shuffle);
+  CHECK(narrow_columns_fit(banded));
+  CHECK_FALSE(narrow_columns_fit(shuffled));
+  for (const auto* perm : {&shuffle}) {
+    CHECK(narrow_columns_fit(banded, *perm) == narrow_columns_fit(permute_symmetric(banded, *perm)));
+    CHECK(narrow_columns_fit(shuffled, inverse_permutation(*perm)));  // back to the band
+  }
+  const std::vector<int32_t> rcm = rcm_permutation(shuffled);
+  CHECK(narrow_columns_fit(shuffled, rcm) == narrow_columns_fit(permute_symmetric(shuffled, rcm)));
+  CHECK(narrow_columns_fit(shuffled, rcm));
+  CHECK_THROWS_AS(narrow_columns_fit(shuffled, std::vector<int32_t>(10)), InvalidArgument);
 }

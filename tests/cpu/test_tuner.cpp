@@ -358,6 +358,50 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
   CHECK_THROWS_WITH(check_schedule(hola), doctest::Contains("cached"));
 }
 
+TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on P A P^T") {
+  MatrixRecord r;
+  auto measured = [&](const std::string& name, double us, const char* status = "ok") {
+    MeasurementRecord m;
+    m.variant = name;
+    m.status = status;
+    m.median_us = us;
+    r.upsert(m);
+  };
+  measured("real.f64/hola-aos-soa/hola-64x32-ept8", 60);
+  measured("real.f64/hola-aos-aos/hola-256x8-ept8", 61);        // same outer layout: only the fastest
+  measured("real.f64/csr-aos-aos/static-256x8-tpr32-u4", 180);
+  measured("real.f64/csr-soa-aos/static-256x8-tpr32", 170);
+  measured("real.f64/sell16-aos-aos/static-256x8-tpr32", 450);
+  measured("real.f64/sell32s256-aos-aos/static-256x8-tpr16", 1000);
+  measured("real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s", 1400);
+  measured("real.f64/ell-aos-aos/static-256x8", 1, "skipped: over the memory cap");
+  measured("real.f64/sell16-aos-aos/static-256x8-tpr32@rcm", 90);  // renumbered ones are not seeds, and
+                                                                    // what was timed is not timed again
+  std::vector<std::string> names;
+  for (const auto& v : ordering_twins(r, 3, Ordering::rcm, false)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/hola-aos-soa/hola-64x32-ept8@rcm",
+                                          "real.f64/csr-soa-aos/static-256x8-tpr32@rcm"});
+  names.clear();
+  for (const auto& v : ordering_twins(r, 4, Ordering::rcm, true)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{
+                     "real.f64/hola-aos-soa/hola-64x32-ept8@rcm", "real.f64/csr-soa-aos/static-256x8-tpr32@rcm",
+                     "real.f64/csr-soa-aos-d16/static-256x8-tpr32@rcm", "real.f64/sell16-aos-aos-d16/static-256x8-tpr32@rcm",
+                     "real.f64/sell32s256-aos-aos/static-256x8-tpr16@rcm", "real.f64/sell32s256-aos-aos-d16/static-256x8-tpr16@rcm"});
+  // only square matrices of at least 16384 rows whose entries lie far from the diagonal on average
+  MatrixFeatures f;
+  f.rows = f.cols = 100000;
+  f.mean_distance_from_diagonal = 30000;  // a random order: about a third of the rows
+  CHECK(renumbering_may_pay(f));
+  f.mean_distance_from_diagonal = 1500;  // a mesh in a generator's order
+  CHECK_FALSE(renumbering_may_pay(f));
+  f.mean_distance_from_diagonal = 30000;
+  f.cols = 100001;
+  CHECK_FALSE(renumbering_may_pay(f));
+  f.rows = f.cols = 8000;
+  f.mean_distance_from_diagonal = 2600;
+  CHECK_FALSE(renumbering_may_pay(f));
+}
+
 TEST_CASE("tuner: stage two sweeps a coarse grid, then every schedule near each pair's best") {
   const ScheduleLimits h100;
   const EntryType& real = EntryRegistry::instance().get("real");

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/permutation.hpp"
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 #include "generator/search_space.hpp"
@@ -272,6 +273,58 @@ static void run_new_kernels(const char* name) {
 TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (real)") { run_new_kernels("real"); }
 TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (complex)") { run_new_kernels("complex"); }
 TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (block3)") { run_new_kernels("block3"); }
+
+// Renumbered variants (@rcm): DeviceMatrix::for_variant packs P A P^T, SpmvLaunch moves x in and the
+// result back (permute.cuh); checked in the caller's numbering against A itself, with alpha and beta, in
+// every family (row, narrow row, hola, hisparse), op n, t and h, both kinds, both vector layouts. Small
+// enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
+static void run_renumbered(const char* name) {
+  Context& ctx = gpu_context();
+  const EntryType& e = entry_type(name);
+  RandomMatrixOptions o;  // a band, randomly renumbered: what reverse Cuthill-McKee undoes
+  o.rows = o.cols = 2500;
+  o.mean_row = 8;
+  o.band = 30;
+  o.empty_fraction = 0.05;
+  o.seed = 41;
+  const HostMatrix a = permute_symmetric(random_matrix(e, o), random_permutation(o.rows, 42));
+  const std::vector<std::string> variants = {
+      "csr-aos-aos/static-256x2", "ell-soa-soa-d16/dynamic-128x4-u8", "sell32-aos-soa/static-64x4-tpr4-cached",
+      "sell32s256-soa-aos-d16/static-128x4-u1", "hola-aos-aos/hola-128x4-ept4", "hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s"};
+  for (const auto& vs : variants)
+    for (Precision p : {Precision::f32, Precision::f64})
+      for (Op op : {Op::n, Op::t, Op::h})
+        for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy}) {
+          if ((op == Op::n && kind == TransposeKind::copy) || (op == Op::h && !e.has_adjoint)) continue;
+          Variant v = Variant::parse(e.name + "." + to_string(p) + "/" + vs + "@rcm");
+          v.op = op;
+          v.transpose = v.layout.outer == OuterLayout::hisparse && op != Op::n ? TransposeKind::tree : kind;
+          if (kernel_shared_bytes(v, e.num_vector_components()) > kMaxStaticShared) continue;
+          const DeviceMatrix da = DeviceMatrix::for_variant(ctx, a, v);
+          CHECK(da.ordering() == Ordering::rcm);
+          check_variant(ctx, v, a, da, 1.0, 0.0);
+          check_variant(ctx, v, a, da, -0.5, 2.0);
+        }
+  // A renumbered matrix runs only renumbered variants, and the other way round.
+  const Variant v = Variant::parse(e.name + ".f64/csr-aos-aos/static-256x2@rcm");
+  const DeviceMatrix plain(ctx, a, v.layout, v.precision);
+  const DeviceMatrix renumbered = DeviceMatrix::for_variant(ctx, a, v);
+  DeviceVector dx(ctx, a.cols, e.num_vector_components(), v.layout.vector, v.precision);
+  DeviceVector dy(ctx, a.rows, e.num_vector_components(), v.layout.vector, v.precision);
+  CHECK_THROWS_AS(SpmvLaunch(ctx, v, plain, dx, dy), InvalidArgument);
+  CHECK_THROWS_AS(SpmvLaunch(ctx, v.kernel_variant(), renumbered, dx, dy), InvalidArgument);
+  const HostMatrix wide = random_matrix(e, [] {
+    RandomMatrixOptions w;
+    w.rows = 30;
+    w.cols = 40;
+    return w;
+  }());
+  CHECK_THROWS_AS(DeviceMatrix::for_variant(ctx, wide, v), InvalidArgument);
+}
+
+TEST_CASE("gpu spmv: renumbered variants (real)") { run_renumbered("real"); }
+TEST_CASE("gpu spmv: renumbered variants (complex)") { run_renumbered("complex"); }
+TEST_CASE("gpu spmv: renumbered variants (quaternion)") { run_renumbered("quaternion"); }
 
 // The hisparse kernels with small leaves worked one per lane (-s), alone, on a randomly numbered matrix
 // (one-entry leaves) and a banded one (big and dense leaves beside small ones): small enough for
