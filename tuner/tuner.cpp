@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -56,6 +57,9 @@ std::string format_seconds(double s) {
 }
 
 constexpr int kPolicyTwins = 3;  // variants whose load-policy and unroll twins are measured
+// HiSparse layouts past the first run only where the first is within this factor of stage one's best (it
+// never won on the built-in set: 1.4-25x slower than the tuned winners).
+constexpr double kHisparseKeep = 2.0;
 
 // The layout, threads-per-row and transpose kind of a variant: the unit whose schedule grid stage 2 sweeps.
 std::string layout_tpr_key(const Variant& v) {
@@ -884,6 +888,15 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       if (!v.layout.sorted() || facts.sorting_pays)
         (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
   }
+  // HiSparse layouts past the first (a tree to build on the host for each, the slowest packing of all)
+  // are timed only where the first came within kHisparseKeep of the best of stage one.
+  std::vector<Variant> hisparse_later;
+  if (!given && options_.hisparse_layouts.size() > 1) {
+    const Layout first = Layout::parse(options_.hisparse_layouts.front());
+    auto later = [&first](const Variant& v) { return v.layout.outer == OuterLayout::hisparse && !(v.layout == first); };
+    std::copy_if(stage1.begin(), stage1.end(), std::back_inserter(hisparse_later), later);
+    stage1.erase(std::remove_if(stage1.begin(), stage1.end(), later), stage1.end());
+  }
   const bool staged = !atomic.empty() && std::any_of(stage1.begin(), stage1.end(), [](const Variant& v) {
     return v.transpose == TransposeKind::copy;
   });
@@ -930,6 +943,30 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     job.stage = "layouts x threads-per-row (atomic kind)";
     run_variants(job, chosen);
     stage1.insert(stage1.end(), chosen.begin(), chosen.end());
+  }
+  if (!hisparse_later.empty()) {
+    const MeasurementRecord* best = job.record.best();
+    double first = 0;  // the fastest hisparse variant of stage one
+    for (const auto& m : job.record.measurements)
+      if (m.ok() && Variant::parse(m.variant).layout.outer == OuterLayout::hisparse && (first == 0 || m.median_us < first))
+        first = m.median_us;
+    if (best && first > 0 && first <= kHisparseKeep * best->median_us) {
+      pack_layouts(job, hisparse_later);
+      job.stage = "hisparse layouts";
+      run_variants(job, hisparse_later);
+      stage1.insert(stage1.end(), hisparse_later.begin(), hisparse_later.end());
+    } else {
+      char why[200];
+      std::snprintf(why, sizeof why, "skipped: pruned (the first hisparse layout ran %.1f us, the best of stage one %.1f us)",
+                    first, best ? best->median_us : 0.0);
+      for (const auto& v : hisparse_later)
+        if (!job.record.find(v.name())) {
+          MeasurementRecord m;
+          m.variant = v.name();
+          m.status = first > 0 ? why : "skipped: pruned (the first hisparse layout did not run)";
+          job.record.upsert(m);
+        }
+    }
   }
   if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
     static const char* const kStages[kQuickSteps] = {
