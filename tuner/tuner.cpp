@@ -60,6 +60,12 @@ constexpr int kPolicyTwins = 3;  // variants whose load-policy and unroll twins 
 // HiSparse layouts past the first run only where the first is within this factor of stage one's best (it
 // never won on the built-in set: 1.4-25x slower than the tuned winners).
 constexpr double kHisparseKeep = 2.0;
+// A layout that packs to more than kPaddedPrune x the compulsory bytes (padding of skewed rows, a
+// hisparse tree of one-entry leaves) and more than kPaddedPruneMinBytes is not packed: reading 4x the
+// bytes cannot win, and packing and uploading gigabytes of padding took a tenth of the tune time (the
+// R-MAT graph: sell32 15x, sell16 9x, sorted sell 8x, 6-25x slower than the winner; H100 2026-11-24).
+constexpr double kPaddedPrune = 4.0;
+constexpr int64_t kPaddedPruneMinBytes = 16 << 20;
 
 // The layout, threads-per-row and transpose kind of a variant: the unit whose schedule grid stage 2 sweeps.
 std::string layout_tpr_key(const Variant& v) {
@@ -594,6 +600,13 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
       job.layout_skip[matrix_key(wanted[i])] = "skipped: the layout needs " + std::to_string(need) +
                                                " bytes, over the memory cap of " +
                                                std::to_string(options_.memory_cap_bytes);
+      continue;
+    }
+    if (need > kPaddedPrune * job.record.compulsory_bytes && need > kPaddedPruneMinBytes) {
+      char why[200];
+      std::snprintf(why, sizeof why, "skipped: pruned (the layout holds %.1fx the matrix's compulsory bytes)",
+                    static_cast<double>(need) / job.record.compulsory_bytes);
+      job.layout_skip[matrix_key(wanted[i])] = why;
       continue;
     }
     pool.emplace_back([&, i, layout] {
