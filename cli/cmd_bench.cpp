@@ -221,6 +221,9 @@ int run_bench(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos, hisparse, hisparse64c2) instead of the winner")
+      ("variant", po::value<std::vector<std::string>>(), "ours: this variant (its entry type and precision must match: "
+       "e.g. real.f32/ell-aos-aos-d16/static-512x4, or one ending in @rcm) instead of the tuned one; repeatable, "
+       "each gets a row; implies --no-tune")
       ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 51 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
@@ -250,6 +253,10 @@ int run_bench(const std::vector<std::string>& args) {
   const Op op = parse_op(vm["op"].as<std::string>());
   const bool deterministic = vm.count("deterministic") > 0;
   const bool graph = vm.count("graph") > 0;
+  std::vector<Variant> given;  // --variant
+  if (vm.count("variant"))
+    for (const auto& name : vm["variant"].as<std::vector<std::string>>()) given.push_back(Variant::parse(name));
+  if (!given.empty() && vm.count("layout")) throw InvalidArgument("--variant and --layout both say which variant: give one");
 
   const std::time_t start_time = std::time(nullptr);
   char started[32];
@@ -316,7 +323,7 @@ int run_bench(const std::vector<std::string>& args) {
   tuner.set_planned_matrices(matrices.planned());
   while (const LoadedMatrix* m = matrices.next()) {  // with --reorder rcm a reordered matrix follows its original
     const HostMatrix& a = m->matrix;
-    if (!vm.count("no-tune")) tuner.tune(a, m->domain);
+    if (!vm.count("no-tune") && given.empty()) tuner.tune(a, m->domain);
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
@@ -325,7 +332,19 @@ int run_bench(const std::vector<std::string>& args) {
       // --graph: only where launch cost can matter (below the L2; DESIGN.md, Measuring).
       const bool graph_here = graph && compulsory_bytes(a, p) < static_cast<double>(ctx.device().l2_bytes);
       const int graph_calls = graph_here ? kGraphCalls : 0;
-      group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps, graph_calls));
+      if (given.empty()) {
+        group.push_back(time_ours(ctx, a, p, sel, timing, stream_gbps, graph_calls));
+      } else {
+        bool any = false;
+        for (const Variant& v : given)
+          if (v.entry == a.entry.name && v.precision == p && v.op == op) {
+            group.push_back(time_ours(ctx, a, p, {v, "given", "--variant", {}}, timing, stream_gbps, graph_calls));
+            any = true;
+          }
+        if (!any)
+          std::cerr << "jitsparse bench: no --variant of " << a.entry.name << " " << to_string(p) << " op "
+                    << to_string(op) << " for " << a.name << ": cuSPARSE only\n";
+      }
       BaselineOptions bo;
       bo.op = op;
       bo.timing = timing;
@@ -360,15 +379,20 @@ int run_bench(const std::vector<std::string>& args) {
       for (const auto& r : group)
         if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok")
           best_cusparse = best_cusparse == 0 ? r["median_us"].get<double>() : std::min(best_cusparse, r["median_us"].get<double>());
-      auto& ours = group[0];
-      ours["op"] = to_string(op);
-      if (ours["status"] == "ok" && best_cusparse > 0) ours["speedup_vs_best_cusparse"] = best_cusparse / ours["median_us"].get<double>();
-      for (const auto& r : group)  // op t/h: cuSPARSE's own transposed product, beside the best of all
-        if (ours["status"] == "ok" && r["method"] == "cusparse-csr-alg1-implicit" && r["status"] == "ok")
-          ours["speedup_vs_implicit_transpose"] = r["median_us"].get<double>() / ours["median_us"].get<double>();
+      bool ours_ok = false;  // (several rows of ours with --variant)
+      for (auto& ours : group) {
+        if (!ours["is_jitsparse"].get<bool>()) continue;
+        ours["op"] = to_string(op);
+        if (ours["status"] != "ok") continue;
+        ours_ok = true;
+        if (best_cusparse > 0) ours["speedup_vs_best_cusparse"] = best_cusparse / ours["median_us"].get<double>();
+        for (const auto& r : group)  // op t/h: cuSPARSE's own transposed product, beside the best of all
+          if (r["method"] == "cusparse-csr-alg1-implicit" && r["status"] == "ok")
+            ours["speedup_vs_implicit_transpose"] = r["median_us"].get<double>() / ours["median_us"].get<double>();
+      }
       for (auto& r : group) {
         r["domain"] = m->domain;  // irregular-<family>, builtin-<family>, train-<family> or a folder's name
-        if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok" && ours["status"] == "ok")
+        if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok" && ours_ok)
           r["speedup_vs_best_cusparse"] = nullptr;
         jsonl << r.dump() << "\n";
         rows.push_back(r);
@@ -402,7 +426,9 @@ int run_bench(const std::vector<std::string>& args) {
     const auto& r = rows[i];
     if (!r["is_jitsparse"].get<bool>()) continue;
     const nlohmann::json* best = nullptr;
-    for (size_t k = i + 1; k < rows.size() && !rows[k]["is_jitsparse"].get<bool>(); ++k)
+    size_t first = i + 1;  // this group's cuSPARSE rows follow its rows of ours
+    while (first < rows.size() && rows[first]["is_jitsparse"].get<bool>()) ++first;
+    for (size_t k = first; k < rows.size() && !rows[k]["is_jitsparse"].get<bool>(); ++k)
       if (rows[k]["status"] == "ok" && (!best || rows[k]["median_us"].get<double>() < (*best)["median_us"].get<double>())) best = &rows[k];
     std::printf("%-22s %-4s %10.2f %8.0f %6.0f%% %10.2f %8.0f %s\n", r["matrix"].get<std::string>().c_str(),
                 r["precision"].get<std::string>().c_str(), r["median_us"].is_null() ? 0.0 : r["median_us"].get<double>(),
