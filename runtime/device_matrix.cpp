@@ -69,10 +69,12 @@ void DeviceMatrix::set_ordering(Ordering ordering, const std::vector<int32_t>& p
   ordering_ = ordering;
   if (ordering == Ordering::none) {
     perm_host_.clear();
+    perm_ = DeviceBuffer();
     inverse_ = DeviceBuffer();
     return;
   }
   perm_host_ = perm;
+  perm_ = upload_array(perm, ctx_->stream(), "permutation");
   inverse_ = upload_array(jitsparse::inverse_permutation(perm), ctx_->stream(), "inverse permutation");
   cuda_check(cudaStreamSynchronize(ctx_->stream()), "upload the permutation");
 }

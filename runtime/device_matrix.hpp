@@ -33,15 +33,15 @@ class DeviceMatrix {
   // perm[old] = new (core/permutation.hpp); SpmvLaunch then moves x and y through the permutation.
   void set_ordering(Ordering ordering, const std::vector<int32_t>& perm);
   Ordering ordering() const { return ordering_; }
-  // new -> old on the GPU (null when not renumbered): moves x in, and maps y (SpmvParams::y_map)
-  const int* inverse_permutation() const { return inverse_.as<const int>(); }
+  const int* permutation() const { return perm_.as<const int>(); }        // old -> new
+  const int* inverse_permutation() const { return inverse_.as<const int>(); }  // new -> old
 
   // Replace the values, keeping the pattern (throws InvalidArgument if the pattern differs). For a
   // transposed copy, pass the original matrix a.
   void refresh_values(const HostMatrix& a);
 
-  // Device footprint of the matrix arrays (and of a renumbered one's permutation).
-  int64_t bytes() const { return packed_.bytes() + static_cast<int64_t>(inverse_.bytes()); }
+  // Device footprint of the matrix arrays (and of a renumbered one's two permutations).
+  int64_t bytes() const { return packed_.bytes() + static_cast<int64_t>(perm_.bytes() + inverse_.bytes()); }
   const PackedMatrix& packed() const { return packed_; }
   const Layout& layout() const { return packed_.layout; }
   Precision precision() const { return packed_.precision; }
@@ -75,7 +75,7 @@ class DeviceMatrix {
   mutable DeviceBuffer hola_workspace_;
   Ordering ordering_ = Ordering::none;
   std::vector<int32_t> perm_host_;  // for refresh_values
-  DeviceBuffer inverse_;
+  DeviceBuffer perm_, inverse_;
 };
 
 }  // namespace jitsparse

@@ -66,15 +66,21 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     : ctx_(&ctx), variant_(v) {
   check_match(v, a, x, y);
   const DeviceInfo& d = ctx.device();
-  const DeviceVector* xk = &x;  // what the product kernel reads
+  const DeviceVector* xk = &x;  // what the product kernel reads and writes
+  DeviceVector* yk = &y;
   if (v.ordering != Ordering::none) {
     n_ = a.rows();
     stride_ = x.stride();
     x_perm_ = std::make_shared<DeviceVector>(ctx, x.size(), x.vector_components(), x.layout(), x.precision());
+    y_perm_ = std::make_shared<DeviceVector>(ctx, y.size(), y.vector_components(), y.layout(), y.precision());
     permute_ = permute_kernel(ctx, v.precision, x.vector_components(), x.layout());
-    move_src_ = x.data();  // x'[new] = x[inverse[new]]
-    move_from_ = a.inverse_permutation();
+    // x'[new] = x[inverse[new]], then y[old] = alpha y'[perm[old]] + beta y[old]
+    move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), 1.0, 0.0};
+    move_y_ = {y_perm_->data(), y.data(), a.permutation(), alpha, beta};
     xk = x_perm_.get();
+    yk = y_perm_.get();
+    alpha = 1.0;
+    beta = 0.0;
   }
   check_variant(v, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
@@ -113,31 +119,31 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   }
   const bool hisparse = v.layout.outer == OuterLayout::hisparse;
   if (v.precision == Precision::f32) {
-    pf_ = make_spmv_params<float>(a, *xk, y, alpha, beta);
-    pf_.y_map = a.inverse_permutation();
+    pf_ = make_spmv_params<float>(a, *xk, *yk, alpha, beta);
     pf_.block_row = block_row;
     if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
   } else {
-    pd_ = make_spmv_params<double>(a, *xk, y, alpha, beta);
-    pd_.y_map = a.inverse_permutation();
+    pd_ = make_spmv_params<double>(a, *xk, *yk, alpha, beta);
     pd_.block_row = block_row;
     if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
   }
 }
 
 void SpmvLaunch::launch() const {
-  if (permute_) launch_move();
+  if (!permute_) return launch_product();
+  launch_move(move_x_);
   launch_product();
+  launch_move(move_y_);
 }
 
-void SpmvLaunch::launch_move() const {
-  const void* src = move_src_;
-  void* dst = x_perm_->data();
-  const int* from = move_from_;
+void SpmvLaunch::launch_move(const Move& m) const {
+  const void* src = m.src;
+  void* dst = m.dst;
+  const int* from = m.from;
   int n = n_;
   long long stride = stride_;
-  float af = 1.f, bf = 0.f;
-  double ad = 1.0, bd = 0.0;
+  float af = static_cast<float>(m.alpha), bf = static_cast<float>(m.beta);
+  double ad = m.alpha, bd = m.beta;
   const bool f32 = variant_.precision == Precision::f32;
   void* args[7] = {&src, &dst, &from, &n, &stride, f32 ? static_cast<void*>(&af) : static_cast<void*>(&ad),
                    f32 ? static_cast<void*>(&bf) : static_cast<void*>(&bd)};

@@ -13,8 +13,8 @@ namespace jitsparse {
 // For op n, x has a.cols() elements and y a.rows(); for op t/h by atomics, x has a.rows() and y a.cols();
 // the copy kind runs on a transposed copy (DeviceMatrix::for_variant), whose rows are A's columns.
 // A renumbered variant (Variant::ordering) runs on DeviceMatrix::for_variant's P A P^T: x and y stay in
-// the caller's numbering; each launch first moves x into the matrix's numbering (a scratch vector), and
-// the product writes y through the inverse permutation (SpmvParams::y_map).
+// the caller's numbering, and each launch is three steps: x into the matrix's numbering (a scratch
+// vector), the product, the result back into y with alpha and beta.
 class SpmvLaunch {
  public:
   // Throws InvalidArgument when the variant does not match the matrix (layout, precision, entry type,
@@ -32,14 +32,19 @@ class SpmvLaunch {
   dim3 grid_, block_, prologue_grid_;
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
-  // Renumbered variants: x in P A P^T's numbering (scratch), and the kernel that moves it (permute.cuh).
-  std::shared_ptr<DeviceVector> x_perm_;
+  // Renumbered variants: the scratch vectors in P A P^T's numbering and the two moves (permute.cuh).
+  struct Move {
+    const void* src = nullptr;
+    void* dst = nullptr;
+    const int* from = nullptr;
+    double alpha = 1, beta = 0;
+  };
+  std::shared_ptr<DeviceVector> x_perm_, y_perm_;
   cudaKernel_t permute_ = nullptr;
-  const void* move_src_ = nullptr;
-  const int* move_from_ = nullptr;
+  Move move_x_, move_y_;
   int n_ = 0;
   long long stride_ = 0;
-  void launch_move() const;
+  void launch_move(const Move& m) const;
   void launch_product() const;
 };
 

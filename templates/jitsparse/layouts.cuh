@@ -100,13 +100,6 @@ __device__ __forceinline__ T combine(const SpmvParams<T>& p, T acc, const T* y) 
   return p.beta == T(0) ? p.alpha * acc : p.alpha * acc + p.beta * *y;
 }
 
-// The caller's element of y that the kernel's row (or column, op t/h by atomics) `row` is: itself, or
-// through SpmvParams::y_map for a renumbered matrix.
-template <class T>
-__device__ __forceinline__ int y_element(const SpmvParams<T>& p, int row) {
-  return p.y_map ? __ldg(p.y_map + row) : row;
-}
-
 // The vector layouts give the address of component i of element j; stores follow from it:
 //   store_y:      y = alpha * s + beta * y   (the only writer of the element)
 //   scale_y:      y = beta * y               (before others add into it)
@@ -145,7 +138,7 @@ struct VecAos : VecStores<VecAos> {
   }
   template <class E, class T>
   __device__ __forceinline__ static T* y_at(const SpmvParams<T>& p, int row, int i) {
-    return p.y + static_cast<long long>(y_element(p, row)) * E::V + i;
+    return p.y + static_cast<long long>(row) * E::V + i;
   }
 };
 
@@ -159,7 +152,7 @@ struct VecSoa : VecStores<VecSoa> {
   }
   template <class E, class T>
   __device__ __forceinline__ static T* y_at(const SpmvParams<T>& p, int row, int i) {
-    return p.y + i * p.y_stride + y_element(p, row);
+    return p.y + i * p.y_stride + row;
   }
 };
 

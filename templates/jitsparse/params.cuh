@@ -36,9 +36,6 @@ struct SpmvParams {
   int hs_x_len;       // elements of x (bounds the cells of dense leaves)
   int hs_y_len;       // elements of y
   const int* row_perm;  // sorted sell: the matrix row of each stored row (its y element; x for op t/h)
-  // Renumbered variants (P A P^T): the caller's element of each y element the kernel writes (the inverse
-  // permutation, new -> old), so y is written in the caller's numbering; null: the same element.
-  const int* y_map;
 };
 
 }  // namespace jitsparse
