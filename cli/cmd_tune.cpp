@@ -133,23 +133,36 @@ int run_tune(const std::vector<std::string>& args) {
                 d["domain"].get<std::string>().c_str(), d["entry"].get<std::string>().c_str(),
                 d["precision"].get<std::string>().c_str(), d["winner"].get<std::string>().c_str(),
                 d["geomean_speedup_over_schedule_only"].get<double>());
-  // Square matrices whose columns lie too far from their rows for the narrow (-d16) layouts: renumbering
-  // often brings them within reach (the random-order 250 MB Laplacian ran 2.7x faster renumbered by RCM).
-  std::set<std::string> far;
+  // Renumbering (the tuner's own stage on square matrices whose order scatters their columns, or
+  // --reorder rcm for a copy a solver keeps): say where it won, and which matrices the narrow (-d16)
+  // layouts could not hold without it.
+  std::set<std::string> renumbered, far;
   for (const auto& m : doc["matrices"]) {
     const auto& f = m["features"];
     const std::string name = m["name"].get<std::string>();
-    if (f.value("narrow_fits", -1) == 0 && f.value("rows", 0) == f.value("cols", 0) &&
+    if (!m["winner"].is_null() && Variant::parse(m["winner"]["variant"].get<std::string>()).ordering != Ordering::none)
+      renumbered.insert(name + " " + m["precision"].get<std::string>());
+    MatrixFeatures features;
+    features.rows = f.value("rows", 0);
+    features.cols = f.value("cols", 0);
+    features.mean_distance_from_diagonal = f.value("mean_distance_from_diagonal", 0.0);
+    if (f.value("narrow_fits", -1) == 0 && features.rows == features.cols && !renumbering_may_pay(features) &&
         name.find("@rcm") == std::string::npos)
       far.insert(name);
   }
-  if (!far.empty() && ordering == Ordering::none) {
-    std::string names;
-    for (const auto& n : far) names += (names.empty() ? "" : ", ") + n;
+  auto joined = [](const std::set<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  if (!renumbered.empty())
+    std::printf("\nrenumbered by reverse Cuthill-McKee (@rcm: x and the result move through the permutation in "
+                "every product, included in the times above): %s\n", joined(renumbered).c_str());
+  if (!far.empty() && ordering == Ordering::none)
     std::printf("\nnarrow layouts (16-bit column offsets) could not hold %s: a column lies more than 32767 from "
-                "its row. Renumbered (tune --reorder rcm measures it), such a matrix often fits them and reads x "
-                "with more locality.\n", names.c_str());
-  }
+                "its row, though most lie near it (the tuner renumbers only matrices whose entries lie far from "
+                "the diagonal on average). A solver that can stay in a renumbered space can tune one with "
+                "--reorder rcm.\n", joined(far).c_str());
   return 0;  // a budget stop is a clean stop: the report says what was covered
 }
 

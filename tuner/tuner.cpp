@@ -981,6 +981,30 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
         }
     }
   }
+  // The renumbering stage (ordering_twins): after the search, or after quick tuning's rounds (then
+  // without the schedules of a renumbered winner).
+  auto renumbering_stage = [&](bool quick_only) {
+    if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
+    const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    job.stage = "renumbering (rcm)";
+    const auto t0 = std::chrono::steady_clock::now();
+    job.renumbered = &renumbered(a, facts.hash);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    pack_seconds_ += took;
+    pack_by_matrix_[a.name] += took;
+    const auto first = ordering_twins(job.record, kOrderingLayouts, Ordering::rcm, renumbered_narrow_);
+    pack_layouts(job, first);
+    run_variants(job, first);
+    // Where a renumbered variant is the fastest, its schedules and load policy as for the others.
+    const MeasurementRecord* best = job.record.best();
+    if (quick_only || !best || Variant::parse(best->variant).ordering == Ordering::none) return;
+    job.stage = "renumbering (rcm): schedules";
+    std::vector<Variant> more = refined_grid_variants(Variant::parse(best->variant), limits);
+    for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_))
+      if (t.ordering != Ordering::none) more.push_back(t);
+    pack_layouts(job, more);
+    run_variants(job, more);
+  };
   if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
     static const char* const kStages[kQuickSteps] = {
         "", "the best pairs' schedules (quick, round two)", "the fastest pair's schedule grid (quick, round three)",
@@ -997,6 +1021,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       job.stage = kStages[k];
       run_variants(job, variants);
     }
+    renumbering_stage(true);
   }
   if (!given) {
     job.stage = "schedule grid";
@@ -1009,27 +1034,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
-    if (renumbering_may_pay(facts.features) && !out_of_budget()) {
-      job.stage = "renumbering (rcm)";
-      const auto t0 = std::chrono::steady_clock::now();
-      job.renumbered = &renumbered(a, facts.hash);
-      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      pack_seconds_ += took;
-      pack_by_matrix_[a.name] += took;
-      const auto first = ordering_twins(job.record, kOrderingLayouts, Ordering::rcm, renumbered_narrow_);
-      pack_layouts(job, first);
-      run_variants(job, first);
-      // Where a renumbered variant is the fastest, its schedules and load policy as for the others.
-      const MeasurementRecord* best = job.record.best();
-      if (best && Variant::parse(best->variant).ordering != Ordering::none) {
-        job.stage = "renumbering (rcm): schedules";
-        std::vector<Variant> more = refined_grid_variants(Variant::parse(best->variant), limits);
-        for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_))
-          if (t.ordering != Ordering::none) more.push_back(t);
-        pack_layouts(job, more);
-        run_variants(job, more);
-      }
-    }
+    renumbering_stage(false);
   }
 
   const bool stopped = out_of_budget();
