@@ -24,10 +24,12 @@ int main(int argc, char** argv) {
         jitsparse::Variant::parse(argc > 3 ? argv[3] : entry + ".f64/csr-aos-aos/static-256x2");
 
     jitsparse::Context ctx;  // GPU 0; kernels come from the cubin cache or NVRTC
-    jitsparse::DeviceMatrix da(ctx, a, v.layout, v.precision);
+    // the matrix the variant runs on: a itself, its transposed copy (op t/h copy) or P A P^T (@rcm)
+    const jitsparse::DeviceMatrix da = jitsparse::DeviceMatrix::for_variant(ctx, a, v);
     const int vc = a.vector_components();
-    jitsparse::DeviceVector x(ctx, a.cols, vc, v.layout.vector, v.precision);
-    jitsparse::DeviceVector y(ctx, a.rows, vc, v.layout.vector, v.precision);
+    const bool transposed = jitsparse::is_transposed(v.op);  // A^T x: x has a.rows elements
+    jitsparse::DeviceVector x(ctx, transposed ? a.rows : a.cols, vc, v.layout.vector, v.precision);
+    jitsparse::DeviceVector y(ctx, transposed ? a.cols : a.rows, vc, v.layout.vector, v.precision);
     x.fill(1.0);
 
     jitsparse::SpmvLaunch launch(ctx, v, da, x, y);  // compiles or loads the kernel once
