@@ -1,5 +1,6 @@
 // jitsparse inspect: read a matrix file (no GPU needed) and show its features and the bytes of every
 // layout, so a user can check a file and choose a memory cap before tuning.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -11,8 +12,10 @@
 #include "core/features.hpp"
 #include "core/hisparse.hpp"
 #include "core/layout.hpp"
+#include "core/permutation.hpp"
 #include "core/yardstick.hpp"
 #include "io/matrix_market.hpp"
+#include "tuner/tuner.hpp"
 
 
 namespace jitsparse::cli {
@@ -86,6 +89,24 @@ int run_inspect(const std::vector<std::string>& args) {
   } else {
     std::printf("narrow layouts (-d16): no, a column is more than %lld away from its row (renumbering, e.g. RCM, "
                 "may bring it within)\n", static_cast<long long>(kNarrowOffsetLimit));
+  }
+  // What the tuner's renumbering stage would see (tuner/tuner.hpp renumbering_may_pay).
+  if (renumbering_may_pay(f)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<int32_t> perm = rcm_permutation(a);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const HostMatrix r = permute_symmetric(a, perm);
+    std::printf("renumbering: the tuner also times @rcm variants of this matrix (its entries lie far from the "
+                "diagonal); reverse Cuthill-McKee (%.2f s here): mean |col - row| %.1f -> %.1f, bandwidth %lld "
+                "-> %lld, narrow layouts %s\n",
+                took, f.mean_distance_from_diagonal, compute_features(r).mean_distance_from_diagonal,
+                static_cast<long long>(bandwidth(a)), static_cast<long long>(bandwidth(r)),
+                narrow_columns_fit(r) ? "fit then" : "still do not fit");
+  } else {
+    std::printf("renumbering: not tried by the tuner (%s)\n",
+                a.rows != a.cols ? "not square"
+                : a.rows < 16384 ? "fewer than 16384 rows"
+                                 : "its entries lie near the diagonal on average");
   }
   print_hisparse(a);
   return 0;

@@ -212,12 +212,15 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
     if (m.ok()) ok.push_back(&m);
   std::sort(ok.begin(), ok.end(), [](auto* l, auto* r) { return l->median_us < r->median_us; });
   std::vector<Variant> out;
-  int considered = 0;
+  std::set<std::string> pairs;  // one seed per (layout, threads per row): near-equal schedules of one pair
+                                // would otherwise take every seat (the scanned Dirac's narrow aos-aos twin
+                                // went unmeasured behind three aos-soa schedules, H100 2026-11-24)
   for (const MeasurementRecord* m : ok) {
-    if (considered >= n) break;
+    if (static_cast<int>(pairs.size()) >= n) break;
     const Variant v = Variant::parse(m->variant);
     if (!v.schedule.row_family() || v.schedule.cached_matrix || v.schedule.unroll != 2) continue;
-    ++considered;
+    if (!pairs.insert(layout_tpr_key(v) + (v.ordering != Ordering::none ? "@" + to_string(v.ordering) : "")).second)
+      continue;
     std::vector<Variant> twins(1, v);
     twins[0].schedule.cached_matrix = true;
     if (unroll)

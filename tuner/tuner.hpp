@@ -156,8 +156,8 @@ bool sorted_sell_pays(const MatrixFeatures& f, int components);
 // larger ones sort the same and are left out).
 std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
                                             int32_t rows, int top);
-// The load-policy and unroll stage: twins of the `n` fastest row-family variants measured so far (those
-// not timed yet): with cached matrix loads (Schedule::cached_matrix) and, with `unroll`, with 4 and 8
+// The load-policy and unroll stage: twins of the fastest row-family variant of each of the `n` fastest
+// (layout, threads-per-row) pairs measured so far (those not timed yet): with cached matrix loads (Schedule::cached_matrix) and, with `unroll`, with 4 and 8
 // loop iterations unrolled (Schedule::unroll; the tuner asks for them on matrices over half the L2, where
 // loads in flight bound the speed), and with `narrow` (every |column - row| fits 16 bits) each of these
 // and the variant itself in the narrow form of its csr, ell or sell layout (Layout::narrow: 2 bytes of

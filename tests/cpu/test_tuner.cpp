@@ -338,6 +338,15 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
   CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached", "real.f64/csr-aos-aos-d16/static-256x8-tpr4",
                                           "real.f64/csr-aos-aos-d16/static-256x8-tpr4-cached", "real.f64/sell32-aos-aos-d16/dynamic-128x16",
                                           "real.f64/sell32-aos-aos-d16/dynamic-128x16-cached"});
+  // one seed per (layout, threads per row): a second schedule of the fastest pair gives its seat away
+  measured("real.f64/csr-aos-aos/static-512x4-tpr4", 6.5);
+  names.clear();
+  for (const auto& v : policy_twins(r, 2, false, false)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached"});  // sell32's is timed
+  names.clear();
+  for (const auto& v : policy_twins(r, 3, false, false)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x8-tpr4-cached",
+                                          "real.f64/ell-aos-aos/static-256x8-cached"});
   const Variant u = Variant::parse("real.f32/csr-aos-aos/static-256x8-tpr2-u8-cached");
   CHECK(u.schedule.unroll == 8);
   CHECK(u.schedule.cached_matrix);
