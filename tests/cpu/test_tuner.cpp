@@ -53,6 +53,15 @@ MatrixRecord record_for(const HostMatrix& a, const std::string& prec, const std:
   return r;
 }
 
+// A timed (or failed) variant in a record, as the search would leave it.
+void add_measurement(MatrixRecord& r, const std::string& name, double us, const std::string& status = "ok") {
+  MeasurementRecord m;
+  m.variant = name;
+  m.status = status;
+  m.median_us = us;
+  r.upsert(m);
+}
+
 struct TempCache {
   std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-tuner-test-" + std::to_string(::getpid()));
   TempCache() { std::filesystem::remove_all(dir); }
@@ -308,13 +317,7 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
 
 TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of the fastest row variants") {
   MatrixRecord r;
-  auto measured = [&](const std::string& name, double us, const char* status = "ok") {
-    MeasurementRecord m;
-    m.variant = name;
-    m.status = status;
-    m.median_us = us;
-    r.upsert(m);
-  };
+  auto measured = [&r](const std::string& name, double us, const char* status = "ok") { add_measurement(r, name, us, status); };
   measured("real.f64/hola-aos-aos/hola-256x8-ept4", 5);                 // not the row family
   measured("real.f64/csr-aos-aos/static-256x8-tpr4", 6);
   measured("real.f64/sell32-aos-aos/dynamic-128x16", 7);
@@ -369,13 +372,7 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
 
 TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on P A P^T") {
   MatrixRecord r;
-  auto measured = [&](const std::string& name, double us, const char* status = "ok") {
-    MeasurementRecord m;
-    m.variant = name;
-    m.status = status;
-    m.median_us = us;
-    r.upsert(m);
-  };
+  auto measured = [&r](const std::string& name, double us, const char* status = "ok") { add_measurement(r, name, us, status); };
   measured("real.f64/hola-aos-soa/hola-64x32-ept8", 60);
   measured("real.f64/hola-aos-aos/hola-256x8-ept8", 61);        // same outer layout: only the fastest
   measured("real.f64/csr-aos-aos/static-256x8-tpr32-u4", 180);
