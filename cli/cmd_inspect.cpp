@@ -105,7 +105,7 @@ int run_inspect(const std::vector<std::string>& args) {
   } else {
     std::printf("renumbering: not tried by the tuner (%s)\n",
                 a.rows != a.cols ? "not square"
-                : a.rows < 16384 ? "fewer than 16384 rows"
+                : a.rows < kRenumberingMinRows ? "too few rows to pay for moving x and y"
                                  : "its entries lie near the diagonal on average");
   }
   print_hisparse(a);

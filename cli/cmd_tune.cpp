@@ -25,9 +25,13 @@ int run_tune(const std::vector<std::string>& args) {
       "jitsparse tune [matrices or folders...] [options]\n\n"
       "Searches layout and schedule jointly for each matrix on this GPU, verifies every variant against the\n"
       "CPU reference, stores the results in the tuning database and writes a report. With no matrices it\n"
-      "tunes the built-in domain set (Dirac operator, elasticity, Helmholtz, Laplacian; two sizes each).\n"
-      "A folder is a domain set: its .mtx files share the entry type. --reorder rcm tunes each square\n"
-      "matrix twice: as it is and renumbered by reverse Cuthill-McKee ('<name>@rcm').\n\nOptions");
+      "tunes the built-in domain set (Dirac operator, elasticity, Helmholtz, Laplacian: a small and a large\n"
+      "regular mesh and an irregular matrix each, and an R-MAT graph).\n"
+      "A folder is a domain set: its .mtx files share the entry type. A square matrix whose entries lie far\n"
+      "from the diagonal on average is also timed renumbered by reverse Cuthill-McKee (variants ending in\n"
+      "@rcm: x and y move through the permutation in every product, so callers keep their numbering).\n"
+      "--reorder rcm instead tunes a renumbered copy as a matrix of its own ('<name>@rcm'), for solvers that\n"
+      "stay in that numbering.\n\nOptions");
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files (real, complex, quaternion, block3, ... or a JSON-defined one)")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")

@@ -76,7 +76,7 @@ const LoadedMatrix* MatrixQueue::next() {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cerr << "reordered " << a.name << " by " << to_string(ordering_) << " in " << seconds
               << " s: bandwidth " << bandwidth(a) << " -> " << bandwidth(p.matrix) << "\n";
-    current_ = LoadedMatrix{std::move(p.matrix), current_->domain + "@" + to_string(ordering_)};
+    current_ = LoadedMatrix{std::move(p.matrix), current_->domain + ordering_suffix(ordering_)};
     return &*current_;
   }
   current_.reset();  // the one handed out last is done with: at most this and the prefetched one are held

@@ -330,21 +330,28 @@ std::string Layout::name() const {
          (narrow ? "-d16" : "");
 }
 
-bool narrow_columns_fit(const HostMatrix& a) {
+namespace {
+
+// Whether every entry's |number(column) - number(row)| fits the narrow offsets.
+template <class Number>
+bool offsets_fit(const HostMatrix& a, Number number) {
   for (int64_t r = 0; r < a.rows; ++r)
     for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      if (!narrow_offset_fits(a.col_idx[k] - r)) return false;
+      if (!narrow_offset_fits(number(a.col_idx[k]) - number(r))) return false;
   return true;
+}
+
+}  // namespace
+
+bool narrow_columns_fit(const HostMatrix& a) {
+  return offsets_fit(a, [](int64_t i) { return i; });
 }
 
 bool narrow_columns_fit(const HostMatrix& a, const std::vector<int32_t>& perm) {
   if (static_cast<int64_t>(perm.size()) != a.rows || a.rows != a.cols)
     throw InvalidArgument("narrow_columns_fit: the renumbering has " + std::to_string(perm.size()) +
                           " entries for a " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix");
-  for (int64_t r = 0; r < a.rows; ++r)
-    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
-      if (!narrow_offset_fits(static_cast<int64_t>(perm[a.col_idx[k]]) - perm[r])) return false;
-  return true;
+  return offsets_fit(a, [&perm](int64_t i) { return static_cast<int64_t>(perm[i]); });
 }
 
 Layout Layout::parse(const std::string& text) {

@@ -18,6 +18,8 @@ Ordering parse_ordering(const std::string& s) {
 
 std::string to_string(Ordering o) { return o == Ordering::rcm ? "rcm" : "none"; }
 
+std::string ordering_suffix(Ordering o) { return o == Ordering::none ? "" : "@" + to_string(o); }
+
 namespace {
 
 uint64_t splitmix64(uint64_t x) {

@@ -19,6 +19,8 @@ enum class Ordering { none, rcm };
 // "none" or "rcm"; throws InvalidArgument naming the expected values.
 Ordering parse_ordering(const std::string& s);
 std::string to_string(Ordering o);
+// What names of renumbered things end in: "" for none, "@rcm" (variants, packed matrices, "A@rcm").
+std::string ordering_suffix(Ordering o);
 
 // True when perm holds each of 0..n-1 exactly once.
 bool is_permutation(const std::vector<int32_t>& perm, int64_t n);

@@ -133,8 +133,7 @@ bool Variant::has_prologue() const {
 std::string Variant::name() const {
   std::string n = entry + "." + to_string(precision) + "/" + layout.name() + "/" + schedule.name();
   if (op != Op::n) n += "/" + to_string(op) + "-" + to_string(transpose);
-  if (ordering != Ordering::none) n += "@" + to_string(ordering);
-  return n;
+  return n + ordering_suffix(ordering);
 }
 
 Variant Variant::parse(const std::string& full) {

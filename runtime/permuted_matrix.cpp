@@ -51,7 +51,7 @@ PermutedMatrix reorder(const HostMatrix& a, Ordering ordering) {
   } else {
     p.perm = rcm_permutation(a);
     p.matrix = permute_symmetric(a, p.perm);
-    p.matrix.name = a.name + "@" + to_string(ordering);
+    p.matrix.name = a.name + ordering_suffix(ordering);
   }
   p.inverse = inverse_permutation(p.perm);
   return p;

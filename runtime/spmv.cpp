@@ -43,7 +43,7 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
     throw InvalidArgument(who + (a.ordering() == Ordering::none
                                      ? "it renumbers the matrix: build it with DeviceMatrix::for_variant"
                                      : "the matrix is renumbered (" + to_string(a.ordering()) +
-                                           "), which only variants ending in @" + to_string(a.ordering()) + " run"));
+                                           "), which only variants ending in " + ordering_suffix(a.ordering()) + " run"));
 }
 
 // permute_vector<T, V, soa> of templates/jitsparse/permute.cuh, compiled once per context.

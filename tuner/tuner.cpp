@@ -67,10 +67,11 @@ constexpr double kHisparseKeep = 2.0;
 constexpr double kPaddedPrune = 4.0;
 constexpr int64_t kPaddedPruneMinBytes = 16 << 20;
 
-// The layout, threads-per-row and transpose kind of a variant: the unit whose schedule grid stage 2 sweeps.
+// The layout, threads-per-row, transpose kind and ordering of a variant: the unit whose schedule grid
+// stage 2 sweeps.
 std::string layout_tpr_key(const Variant& v) {
   return v.layout.name() + "/" + std::to_string(v.schedule.threads_per_row) + "/" +
-         (v.op == Op::n ? "" : to_string(v.transpose));
+         (v.op == Op::n ? "" : to_string(v.transpose)) + ordering_suffix(v.ordering);
 }
 
 // Which packed matrix a variant runs on: its layout, of the matrix or of its transposed copy.
@@ -78,8 +79,7 @@ std::string layout_tpr_key(const Variant& v) {
 std::string matrix_key(const Variant& v) {
   Layout l = v.layout;
   l.vector = VectorLayout::aos;
-  return l.name() + (v.uses_transposed_copy() ? " (transposed copy)" : "") +
-         (v.ordering != Ordering::none ? "@" + to_string(v.ordering) : "");
+  return l.name() + (v.uses_transposed_copy() ? " (transposed copy)" : "") + ordering_suffix(v.ordering);
 }
 
 }  // namespace
@@ -219,8 +219,7 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
     if (static_cast<int>(pairs.size()) >= n) break;
     const Variant v = Variant::parse(m->variant);
     if (!v.schedule.row_family() || v.schedule.cached_matrix || v.schedule.unroll != 2) continue;
-    if (!pairs.insert(layout_tpr_key(v) + (v.ordering != Ordering::none ? "@" + to_string(v.ordering) : "")).second)
-      continue;
+    if (!pairs.insert(layout_tpr_key(v)).second) continue;
     std::vector<Variant> twins(1, v);
     twins[0].schedule.cached_matrix = true;
     if (unroll)
@@ -246,8 +245,7 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
     if (!m.ok()) continue;
     const Variant v = Variant::parse(m.variant);
     if (v.ordering != Ordering::none) continue;
-    const std::string name = v.layout.name(), outer = name.substr(0, name.find('-'));
-    auto [it, fresh] = fastest.emplace(outer, std::make_pair(m.median_us, v));
+    auto [it, fresh] = fastest.emplace(v.layout.outer_name(), std::make_pair(m.median_us, v));
     if (!fresh && m.median_us < it->second.first) it->second = {m.median_us, v};
   }
   std::vector<std::pair<double, Variant>> ranked;
@@ -269,7 +267,7 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
 }
 
 bool renumbering_may_pay(const MatrixFeatures& f) {
-  return f.rows == f.cols && f.rows >= 16384 && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
+  return f.rows == f.cols && f.rows >= kRenumberingMinRows && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
 }
 
 namespace {

@@ -166,14 +166,15 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
 // The renumbering stage: on a square matrix whose own order scatters its columns (renumbering_may_pay),
 // the fastest variants of the search run again on its reverse Cuthill-McKee renumbering P A P^T, x and y
 // moved through the permutation inside each timed launch (Variant::ordering). ordering_twins: the
-// fastest variant of each of the `n` fastest outer layouts (the layout name up to its first '-': csr,
-// ell, sell32, sell32s256, hola, hisparse64c2...) renumbered, and with `narrow` (the renumbered columns
+// fastest variant of each of the `n` fastest outer layouts (Layout::outer_name: csr, ell, sell32,
+// sell32s256, hola, hisparse64c2...) renumbered, and with `narrow` (the renumbered columns
 // fit 16 bits) the narrow form of each csr, ell or sell one; those `measured` lacks.
 constexpr int kOrderingLayouts = 4;
 std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
-// Square, at least 16384 rows (smaller ones are launch-bound: two more launches cannot pay), and a mean
-// distance of the entries from the diagonal above 5% of the rows (a random order has about a third; the
-// meshes of the built-in set in a generator's or a scanner's order 0.8-2%).
+// Square, at least kRenumberingMinRows rows (smaller ones are launch-bound: two more launches cannot pay),
+// and a mean distance of the entries from the diagonal above 5% of the rows (a random order has about a
+// third; the meshes of the built-in set in a generator's or a scanner's order 0.8-2%).
+constexpr int64_t kRenumberingMinRows = 16384;
 bool renumbering_may_pay(const MatrixFeatures& f);
 // Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
 // the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,

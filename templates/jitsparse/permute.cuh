@@ -12,12 +12,13 @@ template <class T, int V, bool Soa>
 __global__ void __launch_bounds__(256) permute_vector(const T* __restrict__ src, T* __restrict__ dst,
                                                       const int* __restrict__ from, int n, long long stride,
                                                       T alpha, T beta) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;  // i + step may pass 2^31
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
     const long long j = __ldg(from + i);
 #pragma unroll
     for (int c = 0; c < V; ++c) {
       const long long s = Soa ? c * stride + j : j * V + c;
-      const long long d = Soa ? c * stride + i : static_cast<long long>(i) * V + c;
+      const long long d = Soa ? c * stride + i : i * V + c;
       const T v = alpha * src[s];
       dst[d] = beta != T(0) ? v + beta * dst[d] : v;
     }
