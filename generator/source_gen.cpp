@@ -126,7 +126,8 @@ int hola_shared_bytes(const Variant& v, int vector_components) {
   if (v.layout.outer != OuterLayout::hola) return 0;
   const int n = v.schedule.entries_per_block();
   if (v.op != Op::n && v.transpose == TransposeKind::atomic) return n * 4;
-  return vector_components * (n + n / 32 + v.schedule.threads + 1) * scalar_bytes(v.precision);
+  // the products, each thread's partial sum of the scan and a flag per warp
+  return vector_components * (n + n / 32 + v.schedule.threads) * scalar_bytes(v.precision) + v.schedule.threads / 32 * 4;
 }
 
 void check_entry_supports(const Variant& v, const EntryType& entry) {
