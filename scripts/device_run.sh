@@ -9,7 +9,7 @@
 #   first hisparse setup; op n / t / h), add-tests (the A + B GPU tests), bench-add, bench-add-t, bench-add-h,
 #   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add, sanitize-hisparse,
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
-#   $TRAIN_BUDGET, default 7m), evaluate, sanitize-new (memcheck and racecheck of the sorted sell, load
+#   $TRAIN_BUDGET, default 7m), evaluate, sanitize-hola (memcheck and racecheck of the hola kernels), sanitize-new (memcheck and racecheck of the sorted sell, load
 #   policy and unroll kernels), renumbered-tests (the GPU tests of renumbered @rcm variants), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
 #   tests); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
 #   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
@@ -75,6 +75,11 @@ for step in "$@"; do
     train) run train "$bin/jitsparse" tune -q --builtin train --budget "${TRAIN_BUDGET:-7m}" -o "$out/train" ;;
     evaluate) run evaluate "$bin/jitsparse" evaluate -o "$out/evaluate" ;;
     quick) run quick "$bin/jitsparse" tune -q --quick tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/quick" ;;
+    sanitize-hola)  # hola_spmv (its segmented scan) and hola_scatter, every entry type
+      for tool in memcheck racecheck; do
+        run "sanitize_hola_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \
+          -tc="gpu spmv: hola, every entry type"
+      done ;;
     sanitize-new)  # the kernels of the sorted sell layout, the load policies and unrolling
       for tool in memcheck racecheck; do
         run "sanitize_new_$tool" timeout "${SANITIZE_LIMIT:-170}" compute-sanitizer --tool $tool --error-exitcode 9 "$bin/jitsparse_gpu_tests" \

@@ -164,7 +164,8 @@ std::vector<Layout> tested_layouts() {
   return out;
 }
 
-void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op::t, Op::h}) {
+void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op::t, Op::h},
+               const std::vector<Layout>& layouts = tested_layouts()) {
   Context& ctx = gpu_context();
   const EntryType& e = entry_type(entry);
   const auto mats = matrices_for(entry);
@@ -184,7 +185,7 @@ void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op
   }
   std::vector<Variant> variants;
   for (Precision p : {Precision::f32, Precision::f64})
-    for (const Layout& layout : tested_layouts())
+    for (const Layout& layout : layouts)
       for (const Case& c : cases)
         for (const Variant& v : variants_for(e, p, layout, c.op, c.kind)) variants.push_back(v);
   const auto errors = ctx.prepare(variants);
@@ -194,7 +195,7 @@ void run_entry(const std::string& entry, const std::vector<Op>& ops = {Op::n, Op
   }
   for (const HostMatrix& a : mats)
     for (Precision p : {Precision::f32, Precision::f64})
-      for (const Layout& layout : tested_layouts()) {
+      for (const Layout& layout : layouts) {
         DeviceMatrix da(ctx, a, layout, p);
         std::unique_ptr<DeviceMatrix> dt;  // the transposed copy, for the copy kind
         for (const Case& c : cases) {
@@ -217,6 +218,17 @@ TEST_CASE("gpu spmv: complex") { run_entry("complex"); }
 TEST_CASE("gpu spmv: quaternion") { run_entry("quaternion"); }
 TEST_CASE("gpu spmv: block3") { run_entry("block3"); }
 TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quaternion"); }
+// The hola layouts alone (also part of the cases above): small enough for compute-sanitizer.
+TEST_CASE("gpu spmv: hola, every entry type") {
+  std::vector<Layout> hola;
+  for (const Layout& l : all_layouts())
+    if (l.outer == OuterLayout::hola) hola.push_back(l);
+  REQUIRE(hola.size() == 4);
+  for (const char* entry : {"real", "complex", "quaternion", "block3"}) {
+    INFO(entry);
+    run_entry(entry, {Op::n, Op::t}, hola);
+  }
+}
 
 // The kernels added with the sorted sell layout, the load policies, unrolling and the narrow (-d16)
 // layouts, alone: small enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
