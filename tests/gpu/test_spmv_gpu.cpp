@@ -219,7 +219,7 @@ TEST_CASE("gpu spmv: quaternion") { run_entry("quaternion"); }
 TEST_CASE("gpu spmv: block3") { run_entry("block3"); }
 TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quaternion"); }
 // The hola layouts alone (also part of the cases above): small enough for compute-sanitizer.
-TEST_CASE("gpu spmv: hola, every entry type") {
+TEST_CASE("gpu spmv: hola layouts (every entry type)") {
   std::vector<Layout> hola;
   for (const Layout& l : all_layouts())
     if (l.outer == OuterLayout::hola) hola.push_back(l);
