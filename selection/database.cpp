@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/file_util.hpp"
 #include "generator/nvrtc_compiler.hpp"
+#include "generator/source_gen.hpp"
 
 namespace jitsparse {
 namespace {
@@ -145,7 +146,10 @@ TuningDatabase::TuningDatabase(const DeviceInfo& gpu, const std::string& cache_r
 TuningDatabase::TuningDatabase(std::string path) : path_(std::move(path)) { read(); }
 
 nlohmann::json TuningDatabase::header() const {
-  nlohmann::json h = {{"format", kFormat}, {"generator_version", JITSPARSE_VERSION}, {"nvrtc_version", nvrtc_version()}};
+  nlohmann::json h = {{"format", kFormat},
+                      {"generator_version", JITSPARSE_VERSION},
+                      {"nvrtc_version", nvrtc_version()},
+                      {"kernel_templates", device_headers().digest}};
   if (have_gpu_) {
     h["gpu"] = {{"name", gpu_.name}, {"arch", gpu_.arch()}, {"sm_count", gpu_.sm_count}, {"key", gpu_.key()},
                 {"l2_bytes", gpu_.l2_bytes}};
@@ -163,14 +167,17 @@ void TuningDatabase::read() {
   try {
     const auto j = nlohmann::json::parse(*text);
     if (j.value("format", 0) != kFormat) throw std::runtime_error("unknown format");
-    stale_ = j.value("generator_version", "") != JITSPARSE_VERSION || j.value("nvrtc_version", "") != nvrtc_version();
+    // Timings of other kernels say nothing about these: a change of the device templates (their digest)
+    // makes the records stale like another version does.
+    stale_ = j.value("generator_version", "") != JITSPARSE_VERSION || j.value("nvrtc_version", "") != nvrtc_version() ||
+             j.value("kernel_templates", "") != device_headers().digest;
     records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
     if (j.contains("gpu") && j["gpu"].is_object()) file_l2_bytes_ = j["gpu"].value("l2_bytes", 0LL);
     for (const auto& d : j.value("domains", nlohmann::json::array()))
       domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
                           d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{}),
                           d.value("op", "n")});
-    if (stale_) warning_ = "tuning records in " + path_ + " come from another jitsparse or NVRTC version: re-measuring";
+    if (stale_) warning_ = "tuning records in " + path_ + " come from another jitsparse or NVRTC version or other kernel templates: re-measuring";
   } catch (const std::exception& e) {
     const std::string aside = path_ + ".corrupt";
     std::rename(path_.c_str(), aside.c_str());

@@ -6,11 +6,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/entry_type.hpp"
 #include "core/features.hpp"
+#include "core/file_util.hpp"
 #include "core/random_matrix.hpp"
+#include "generator/source_gen.hpp"
 #include "selection/database.hpp"
 #include "selection/select.hpp"
 #include "tuner/tuner.hpp"
@@ -145,6 +148,27 @@ TEST_CASE("tuner: a corrupted database is reported, moved aside and never loaded
     CHECK(std::filesystem::exists(path + ".corrupt"));
     CHECK_FALSE(std::filesystem::exists(path));
   }
+}
+
+TEST_CASE("tuner: records timed with other kernel templates are stale (re-measured, not resumed)") {
+  TempCache cache;
+  RandomMatrixOptions o;
+  const HostMatrix a = random_matrix(EntryRegistry::instance().get("real"), o);
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.upsert(record_for(a, "f64", "real.f64/csr-aos-aos/static-256x8", 3));
+    db.save();
+  }
+  CHECK_FALSE(TuningDatabase(fake_gpu(), cache.dir).stale());
+  const std::string path = TuningDatabase::path_for(fake_gpu(), cache.dir);
+  nlohmann::json j = nlohmann::json::parse(*read_file(path));
+  REQUIRE(j.at("kernel_templates") == device_headers().digest);
+  j["kernel_templates"] = "digest of an older hola.cuh";
+  std::ofstream(path) << j.dump();
+  TuningDatabase db(fake_gpu(), cache.dir);
+  CHECK(db.stale());
+  CHECK(db.warning().find("kernel templates") != std::string::npos);
+  CHECK(db.records().size() == 1);  // kept for the report
 }
 
 TEST_CASE("tuner: concurrent saves merge instead of losing records") {
