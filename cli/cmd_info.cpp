@@ -4,7 +4,6 @@
 #include <nvrtc.h>
 
 #include "cli/commands.hpp"
-#include "cli/huge_pages.hpp"
 #include "core/entry_type.hpp"
 #include "runtime/device_info.hpp"
 
@@ -27,7 +26,6 @@ int run_info(const std::vector<std::string>& args) {
   std::cout << "jitsparse " JITSPARSE_VERSION "\nNVRTC " << major << "." << minor << "\nentry types:";
   for (const auto& n : EntryRegistry::instance().names()) std::cout << " " << n;
   std::cout << "\n";
-  std::cout << "host huge pages: " << huge_pages_state() << "\n";
   std::string why;
   int n = device_count(&why);
   if (n == 0) {

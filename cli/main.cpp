@@ -8,7 +8,6 @@
 #include <boost/program_options/errors.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/huge_pages.hpp"
 #include "core/error.hpp"
 
 namespace {
@@ -24,7 +23,6 @@ void print_usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  jitsparse::cli::reexec_with_huge_pages(argv);  // measured: packing 35% faster on the H100 host
   if (argc < 2) {
     print_usage();
     return 2;
