@@ -1,6 +1,7 @@
 #include "runtime/gpu_timer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -64,13 +65,23 @@ TimingResult time_cold(cudaStream_t stream, const std::function<void()>& launch,
 
 TimingResult time_on_stream(cudaStream_t stream, const std::function<void()>& launch,
                             const TimingOptions& options) {
-  if (options.samples < 1 || options.warmup < 0 || options.max_reps < 1 || !(options.min_sample_ms >= 0))
+  if (options.samples < 1 || options.warmup < 0 || options.max_reps < 1 || !(options.min_sample_ms >= 0) ||
+      !(options.warmup_ms >= 0))
     throw InvalidArgument(
-        "timing options: need samples >= 1, warmup >= 0, max_reps >= 1, min_sample_ms >= 0");
+        "timing options: need samples >= 1, warmup >= 0, max_reps >= 1, min_sample_ms >= 0, warmup_ms >= 0");
   CudaEvent start, stop;
 
   for (int i = 0; i < options.warmup; ++i) launch();
   cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (after warm-up)");
+  if (options.warmup_ms > 0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int batch = 1; std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
+                        options.warmup_ms;
+         batch = std::min(2 * batch, 4096)) {
+      for (int i = 0; i < batch; ++i) launch();
+      cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (after warm-up)");
+    }
+  }
   cuda_check(cudaGetLastError(), "the warm-up launches");
 
   if (options.before_each) return time_cold(stream, launch, options, start, stop);

@@ -22,6 +22,9 @@ struct TimingOptions {
   // Cold timing (`bench --l2 cold`): when set, it is enqueued on the timed stream before every timed
   // launch, outside the events (an L2 flush), and each sample is one launch: no probe, no repetitions.
   std::function<void(cudaStream_t)> before_each = nullptr;
+  // After the counted warm-up calls, more until this many milliseconds have passed: a GPU left idle (quick
+  // tuning compiles between short rounds) may run its first milliseconds at low clocks.
+  double warmup_ms = 0;
 };
 
 struct TimingResult {

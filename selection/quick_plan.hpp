@@ -20,6 +20,11 @@ namespace jitsparse {
 // mostly holds the right pair among its first. With these defaults, leave-one-out on the H100 (146
 // records): within 10% of the full search's best on 90%, within 3% on 77%, about 49 variants against the
 // search's 250 (NOTES.md, seventh session).
+// Before quick tuning re-times its finalists, the first runs this many milliseconds untimed: the GPU idles
+// while quick tuning compiles, and a 3 us kernel re-timed right after ran at 8-10 us (seventh session).
+// Counted in the evaluation's estimate of quick tuning's GPU time.
+constexpr double kQuickWarmupMs = 5.0;
+
 struct QuickPlan {
   int lead = 3;
   int pairs = 16;

@@ -157,8 +157,8 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     row.full_seconds = p.full_seconds;
     // Quick tuning keeps the fastest of its two rounds. Its GPU time is estimated, not summed from the
     // record (whose finalists were re-timed with the full search's long final timing): each variant
-    // costs what one search measurement of this matrix cost (the record's median), and re-timing three
-    // finalists with quick_final_timing's 9 samples costs 9 more.
+    // costs what one search measurement of this matrix cost (the record's median), re-timing three
+    // finalists with quick_final_timing's 9 samples costs 9 more, and the warm-up before them its time.
     const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes);
     const std::vector<std::string>& quick = walk.variants;
     bool untimed = quick.empty();
@@ -172,7 +172,8 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     }
     // Planned, not only what the record has: a real quick tune measures every variant of its rounds.
     row.quick_k = static_cast<int>(quick.size());
-    row.quick_seconds = quick.empty() ? 0 : (quick.size() + 9) * search_measurement_seconds(*r);
+    row.quick_seconds =
+        quick.empty() ? 0 : (quick.size() + 9) * search_measurement_seconds(*r) + kQuickWarmupMs / 1000;
     row.quick.status = !walk.wanted.empty() && row.quick.relative ? "partly timed"
                        : row.quick.relative                       ? "ok"
                        : untimed                                  ? "not timed"

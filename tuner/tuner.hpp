@@ -16,6 +16,7 @@
 #include "runtime/permuted_matrix.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
+#include "selection/quick_plan.hpp"
 
 namespace jitsparse {
 
@@ -41,6 +42,7 @@ struct TuneOptions {
   // Quick tuning's finalists: 9 samples of 0.3 ms, a tenth of final_timing's GPU time; a quick tune is
   // meant to cost milliseconds.
   TimingOptions quick_final_timing{1, 9, 0.3, 100000};
+  double quick_warmup_ms = kQuickWarmupMs;  // untimed launches before quick tuning re-times its finalists
   // A matrix whose compulsory bytes exceed the L2: the finalists (kColdCandidates fastest warm, and the
   // three fastest csr-aos-aos and deterministic ones) are also timed with the L2 flushed before each
   // launch (cold_timing, one launch per sample) and the winners are chosen on that.
