@@ -18,4 +18,6 @@ ratios.sort()
 for x in ratios:
     print('%.3f %-14s %s retimed %.2f us, search %.2f us' % x)
 v = [x[0] for x in ratios]
+if not v:
+    sys.exit('no quick-tuning record with re-timed finalists in ' + sys.argv[1])
 print('records %d, median ratio %.3f, above 1.2: %d, above 1.5: %d, max %.2f' % (len(v), statistics.median(v), sum(1 for x in v if x > 1.2), sum(1 for x in v if x > 1.5), max(v)))
