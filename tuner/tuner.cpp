@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -66,6 +67,8 @@ constexpr double kHisparseKeep = 2.0;
 // R-MAT graph: sell32 15x, sell16 9x, sorted sell 8x, 6-25x slower than the winner; H100 2026-11-24).
 constexpr double kPaddedPrune = 4.0;
 constexpr int64_t kPaddedPruneMinBytes = 16 << 20;
+// Tuner::prepack holds the next precision's stage-one packs in host memory only up to this much.
+constexpr int64_t kPrepackMaxBytes = int64_t{4} << 30;
 
 // The layout, threads-per-row, transpose kind and ordering of a variant: the unit whose schedule grid
 // stage 2 sweeps.
@@ -414,6 +417,15 @@ struct Tuner::Job {
   const PermutedMatrix* renumbered = nullptr;  // the renumbering stage's P A P^T (Tuner::renumbered)
 };
 
+struct Tuner::Prepacked {
+  std::string hash;
+  Precision precision = Precision::f64;
+  std::future<std::map<std::string, std::unique_ptr<PackedMatrix>>> packs;  // by matrix_key
+  ~Prepacked() {
+    if (packs.valid()) packs.wait();
+  }
+};
+
 Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
     : ctx_(ctx), db_(db), options_(std::move(options)), start_(std::chrono::steady_clock::now()),
       started_iso_(now_iso()) {
@@ -588,6 +600,11 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
   std::vector<std::unique_ptr<PackedMatrix>> packs(wanted.size());
   std::vector<std::string> errors(wanted.size());
   std::vector<std::thread> pool;
+  std::map<std::string, std::unique_ptr<PackedMatrix>> prepacked;  // Tuner::prepack's, for this job
+  if (prepacked_ && prepacked_->hash == job.record.hash && prepacked_->precision == job.precision) {
+    prepacked = prepacked_->packs.get();
+    prepacked_.reset();
+  }
   for (size_t i = 0; i < wanted.size(); ++i) {
     const int r = wanted[i].ordering != Ordering::none ? 1 : 0;
     if (r == 1 && !job.renumbered) {
@@ -609,6 +626,10 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
       std::snprintf(why, sizeof why, "skipped: pruned (the layout holds %.1fx the matrix's compulsory bytes)",
                     static_cast<double>(need) / job.record.compulsory_bytes);
       job.layout_skip[matrix_key(wanted[i])] = why;
+      continue;
+    }
+    if (auto it = prepacked.find(matrix_key(wanted[i])); r == 0 && it != prepacked.end() && it->second) {
+      packs[i] = std::move(it->second);
       continue;
     }
     pool.emplace_back([&, i, layout] {
@@ -797,12 +818,62 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
   const EntryType& entry = a.entry;
   if (options_.op == Op::h && !entry.has_adjoint)
     throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") has no adjoint: cannot tune A^H x");
+  // The background packing reads `a`: however this returns, it is finished (or waited for) first.
+  struct WaitForPrepack {
+    std::unique_ptr<Prepacked>& p;
+    ~WaitForPrepack() { p.reset(); }
+  } wait_for_prepack{prepacked_};
   const MatrixFacts facts = facts_of(a);
-  for (Precision p : options_.precisions) {
-    if (!entry.supports(to_string(p))) continue;
-    if (!run_job(a, facts, domain, p, nullptr)) return false;
+  std::vector<Precision> precisions;
+  for (Precision p : options_.precisions)
+    if (entry.supports(to_string(p))) precisions.push_back(p);
+  for (size_t i = 0; i < precisions.size(); ++i) {
+    if (i + 1 < precisions.size()) prepack(a, facts, precisions[i + 1]);
+    if (!run_job(a, facts, domain, precisions[i], nullptr)) return false;
   }
   return true;
+}
+
+void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) {
+  prepacked_.reset();
+  // Only the full search of A x packs the same layouts in every precision's first stage (quick tuning
+  // packs a few; the copy kind of op t/h packs transposed copies), and only a job that will run.
+  if (options_.quick || options_.op != Op::n) return;
+  if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
+      old && old->complete && old->search == "full" && !options_.remeasure && !db_.stale())
+    return;
+  const Layout first_hisparse = Layout::parse(options_.hisparse_layouts.empty() ? "hisparse32c2-aos-aos"
+                                                                                 : options_.hisparse_layouts.front());
+  const double compulsory = compulsory_bytes(a, p);
+  std::vector<std::pair<std::string, Layout>> todo;  // what pack_layouts would pack (its checks, repeated)
+  int64_t total = 0;
+  for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()))) {
+    if ((v.layout.sorted() && !facts.sorting_pays) ||
+        (v.layout.outer == OuterLayout::hisparse && !(v.layout == first_hisparse)))
+      continue;
+    const std::string key = matrix_key(v);
+    if (std::any_of(todo.begin(), todo.end(), [&](const auto& t) { return t.first == key; })) continue;
+    const int64_t need = packed_bytes(a, v.layout, p);
+    if (need > options_.memory_cap_bytes || (need > kPaddedPrune * compulsory && need > kPaddedPruneMinBytes)) continue;
+    total += need;
+    todo.emplace_back(key, v.layout);
+  }
+  if (todo.empty() || total > kPrepackMaxBytes) return;  // host memory: held until the job takes them
+  auto pre = std::make_unique<Prepacked>();
+  pre->hash = facts.hash;
+  pre->precision = p;
+  pre->packs = std::async(std::launch::async, [&a, todo, p] {
+    std::map<std::string, std::unique_ptr<PackedMatrix>> out;
+    for (const auto& [key, layout] : todo) {
+      try {
+        out[key] = std::make_unique<PackedMatrix>(pack(a, layout, p));
+      } catch (const std::exception&) {
+        // pack_layouts packs it again and records why it fails
+      }
+    }
+    return out;
+  });
+  prepacked_ = std::move(pre);
 }
 
 void Tuner::measure_variants(const HostMatrix& a, const std::string& domain,

@@ -99,6 +99,11 @@ class Tuner {
                const std::vector<Variant>* given);
   Prediction quick_prediction(const HostMatrix& a, const MatrixFacts& facts, Precision p, std::string* why) const;
   void pack_layouts(Job& job, const std::vector<Variant>& variants);
+  // Packs the stage-one layouts of precision p on the host in the background (one thread), while the
+  // precision before it is tuned: pack_layouts of p's first stage takes them instead of packing.
+  void prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p);
+  struct Prepacked;
+  std::unique_ptr<Prepacked> prepacked_;
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
   void choose_winners(Job& job);
