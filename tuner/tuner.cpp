@@ -67,8 +67,14 @@ constexpr double kHisparseKeep = 2.0;
 // R-MAT graph: sell32 15x, sell16 9x, sorted sell 8x, 6-25x slower than the winner; H100 2026-11-24).
 constexpr double kPaddedPrune = 4.0;
 constexpr int64_t kPaddedPruneMinBytes = 16 << 20;
-// Tuner::prepack holds the next precision's stage-one packs in host memory only up to this much.
+// Tuner::prepack holds the next precision's stage-one packs in host memory only up to this much, and
+// never more than an eighth of the host's memory.
 constexpr int64_t kPrepackMaxBytes = int64_t{4} << 30;
+int64_t prepack_limit_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;  // unknown: do not hold extra packs
+  return std::min<int64_t>(kPrepackMaxBytes, static_cast<int64_t>(pages) * page / 8);
+}
 
 // The layout, threads-per-row, transpose kind and ordering of a variant: the unit whose schedule grid
 // stage 2 sweeps.
@@ -858,7 +864,7 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
     total += need;
     todo.emplace_back(key, v.layout);
   }
-  if (todo.empty() || total > kPrepackMaxBytes) return;  // host memory: held until the job takes them
+  if (todo.empty() || total > prepack_limit_bytes()) return;  // host memory: held until the job takes them
   auto pre = std::make_unique<Prepacked>();
   pre->hash = facts.hash;
   pre->precision = p;
