@@ -67,6 +67,20 @@ constexpr double kHisparseKeep = 2.0;
 // R-MAT graph: sell32 15x, sell16 9x, sorted sell 8x, 6-25x slower than the winner; H100 2026-11-24).
 constexpr double kPaddedPrune = 4.0;
 constexpr int64_t kPaddedPruneMinBytes = 16 << 20;
+// Why a layout of `need` bytes is not packed for a record of `compulsory` bytes, or "" (pack_layouts and
+// prepack; the evaluation's named variants are not pruned).
+std::string pack_skip_reason(int64_t need, double compulsory, int64_t memory_cap, bool evaluation) {
+  if (need > memory_cap)
+    return "skipped: the layout needs " + std::to_string(need) + " bytes, over the memory cap of " +
+           std::to_string(memory_cap);
+  if (!evaluation && need > kPaddedPrune * compulsory && need > kPaddedPruneMinBytes) {
+    char why[200];
+    std::snprintf(why, sizeof why, "skipped: pruned (the layout holds %.1fx the matrix's compulsory bytes)",
+                  static_cast<double>(need) / compulsory);
+    return why;
+  }
+  return "";
+}
 // Tuner::prepack holds the next precision's stage-one packs in host memory only up to this much, and
 // never more than an eighth of the host's memory.
 constexpr int64_t kPrepackMaxBytes = int64_t{4} << 30;
@@ -423,13 +437,11 @@ struct Tuner::Job {
   const PermutedMatrix* renumbered = nullptr;  // the renumbering stage's P A P^T (Tuner::renumbered)
 };
 
+// The future of std::async: destroying it waits for the packing to finish.
 struct Tuner::Prepacked {
   std::string hash;
   Precision precision = Precision::f64;
   std::future<std::map<std::string, std::unique_ptr<PackedMatrix>>> packs;  // by matrix_key
-  ~Prepacked() {
-    if (packs.valid()) packs.wait();
-  }
 };
 
 Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
@@ -619,19 +631,10 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     }
     const HostMatrix& m = wanted[i].uses_transposed_copy() ? *transposed[r] : *plain[r];
     const Layout layout = wanted[i].layout;
-    const int64_t need = packed_bytes(m, layout, job.precision);
-    if (need > options_.memory_cap_bytes) {
-      job.layout_skip[matrix_key(wanted[i])] = "skipped: the layout needs " + std::to_string(need) +
-                                               " bytes, over the memory cap of " +
-                                               std::to_string(options_.memory_cap_bytes);
-      continue;
-    }
-    // (not what the evaluation asks for by name: it measures what it is given)
-    if (!job.evaluation && need > kPaddedPrune * job.record.compulsory_bytes && need > kPaddedPruneMinBytes) {
-      char why[200];
-      std::snprintf(why, sizeof why, "skipped: pruned (the layout holds %.1fx the matrix's compulsory bytes)",
-                    static_cast<double>(need) / job.record.compulsory_bytes);
-      job.layout_skip[matrix_key(wanted[i])] = why;
+    const std::string skip = pack_skip_reason(packed_bytes(m, layout, job.precision), job.record.compulsory_bytes,
+                                              options_.memory_cap_bytes, job.evaluation);
+    if (!skip.empty()) {
+      job.layout_skip[matrix_key(wanted[i])] = skip;
       continue;
     }
     if (auto it = prepacked.find(matrix_key(wanted[i])); r == 0 && it != prepacked.end() && it->second) {
@@ -848,19 +851,17 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
   if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
       old && old->complete && old->search == "full" && !options_.remeasure && !db_.stale())
     return;
-  const Layout first_hisparse = Layout::parse(options_.hisparse_layouts.empty() ? "hisparse32c2-aos-aos"
-                                                                                 : options_.hisparse_layouts.front());
   const double compulsory = compulsory_bytes(a, p);
   std::vector<std::pair<std::string, Layout>> todo;  // what pack_layouts would pack (its checks, repeated)
   int64_t total = 0;
   for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()))) {
     if ((v.layout.sorted() && !facts.sorting_pays) ||
-        (v.layout.outer == OuterLayout::hisparse && !(v.layout == first_hisparse)))
+        (v.layout.outer == OuterLayout::hisparse && !(v.layout == Layout::parse(options_.hisparse_layouts.front()))))
       continue;
     const std::string key = matrix_key(v);
     if (std::any_of(todo.begin(), todo.end(), [&](const auto& t) { return t.first == key; })) continue;
     const int64_t need = packed_bytes(a, v.layout, p);
-    if (need > options_.memory_cap_bytes || (need > kPaddedPrune * compulsory && need > kPaddedPruneMinBytes)) continue;
+    if (!pack_skip_reason(need, compulsory, options_.memory_cap_bytes, false).empty()) continue;
     total += need;
     todo.emplace_back(key, v.layout);
   }

@@ -8,11 +8,12 @@
 //   hola_spmv:    A x (and op t/h on a transposed copy). The block's entry products are formed with
 //                 coalesced loads (entry k by thread k % NT) into shared memory; each thread then sums its
 //                 EPT consecutive products row by row. A row inside one thread is stored directly. A row
-//                 shared by threads is summed by a segmented scan over the threads (warp shuffles, one
-//                 shared slot per warp): the thread where it ends stores it, or adds it by a global
-//                 atomic if it began in an earlier block; the block's last thread adds the row that goes
-//                 on into the next block. Measured on the H100 against shared atomics per shared row (the
-//                 first version): 1.1-1.5x faster in f64 and on the R-MAT graph.
+//                 shared by threads is summed by a segmented scan over the threads (warp shuffles, a
+//                 shared slot per thread and a flag per warp): the thread where it ends stores it, or
+//                 adds it by a global atomic if it began in an earlier block; the block's last thread
+//                 adds the row that goes on into the next block. Against the first version (shared
+//                 atomics per shared row), same variants on the H100: 1.00-1.37x on 49 of 52 cases,
+//                 the R-MAT graph f64 81 -> 69 us (NOTES.md, tenth session).
 //   hola_scatter: A^T x / A^H x: rows decoded per thread into shared memory, then each entry's product is
 //                 added into y by atomics, with coalesced loads.
 #pragma once
