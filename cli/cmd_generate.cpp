@@ -137,15 +137,7 @@ int run_generate(const std::vector<std::string>& args) {
     if (physics_options)
       throw InvalidArgument("--rho, --young, --poisson, --wavenumber and --damping apply to --mesh only");
     const std::string which = vm["builtin"].as<std::string>();
-    std::vector<BuiltinSpec> specs;
-    if (which == "small" || which == "large" || which == "all" || which == "train" || which == "irregular") {
-      specs = builtin_specs(which);
-    } else {
-      for (const char* set : {"all", "train", "irregular"})
-        for (auto& s : builtin_specs(set))
-          if (s.name == which) specs.push_back(s);
-      if (specs.empty()) builtin_matrix(which);  // throws, listing the names
-    }
+    const std::vector<BuiltinSpec> specs = builtin_specs_or_named(which);
     if (has_output && specs.size() != 1)
       throw InvalidArgument("-o names one file but --builtin " + which + " makes " +
                             std::to_string(specs.size()) + " matrices: use --output-dir");

@@ -40,7 +40,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x); tuned and recorded apart")
       ("deterministic", "only variants whose result bits never change (no floating-point atomics: op t/h by a transposed copy, no hola)")
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train (the selection model's training set) or "
-       "irregular (one large irregular matrix per family, 4x an H100's L2)")
+       "irregular (one large irregular matrix per family, 4x an H100's L2), or one built-in matrix by name")
       ("quick", "a matrix not in the database gets only the selection model's candidates measured, in four rounds (see jitsparse predict)")
       ("quick-k", po::value<int>()->default_value(0), "with --quick: layout pairs of the first round (0: the default, 16); then the model's schedules of the two fastest pairs and the search's grid around the fastest")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")

@@ -19,7 +19,7 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
                                          const std::string& builtin_which) {
   std::vector<MatrixSource> out;
   if (paths.empty()) {
-    for (const auto& spec : builtin_specs(builtin_which))
+    for (const auto& spec : builtin_specs_or_named(builtin_which))
       // The training and irregular sets get domains of their own, so that their winners never mix with
       // the built-in set's.
       out.push_back({spec.name,

@@ -179,12 +179,18 @@ void TuningDatabase::read() {
                           d.value("op", "n")});
     if (stale_) warning_ = "tuning records in " + path_ + " come from another jitsparse or NVRTC version or other kernel templates: re-measuring";
   } catch (const std::exception& e) {
-    const std::string aside = path_ + ".corrupt";
-    std::rename(path_.c_str(), aside.c_str());
-    warning_ = "tuning database " + path_ + " is corrupt (" + e.what() + "); moved to " + aside + ", starting afresh";
-    std::cerr << "jitsparse: " << warning_ << "\n";
+    // A gzipped database (as results/ keeps them) is a common mistake: say so.
+    const bool gzip = text->size() >= 2 && static_cast<unsigned char>((*text)[0]) == 0x1f &&
+                      static_cast<unsigned char>((*text)[1]) == 0x8b;
+    const std::string why = gzip ? "it is gzip-compressed: decompress it first (gunzip -k " + path_ + ")" : e.what();
     records_.clear();
     domains_.clear();
+    if (!have_gpu_)  // read-only: a file the user named is not ours to move
+      throw InvalidArgument("tuning database " + path_ + " cannot be read: " + why);
+    const std::string aside = path_ + ".corrupt";
+    std::rename(path_.c_str(), aside.c_str());
+    warning_ = "tuning database " + path_ + " is corrupt (" + why + "); moved to " + aside + ", starting afresh";
+    std::cerr << "jitsparse: " << warning_ << "\n";
   }
 }
 

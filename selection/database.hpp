@@ -60,6 +60,8 @@ void from_json(const nlohmann::json& j, MatrixRecord& r);
 // The tuning records of one GPU (name, compute capability, SM count), a JSON file at
 // <cache root>/tuning/<gpu key>.json, written atomically (temporary file + rename) under a lock file.
 // A file that cannot be read is reported, moved aside (<file>.corrupt) and started afresh: never loaded.
+// Opened read-only (by path: predict, export, evaluate --database), such a file is left where it is and
+// the constructor throws InvalidArgument instead.
 class TuningDatabase {
  public:
   static std::string path_for(const DeviceInfo& gpu, const std::string& cache_root);
@@ -98,7 +100,7 @@ class TuningDatabase {
 
   std::string path_;
   DeviceInfo gpu_;
-  bool have_gpu_ = false;
+  bool have_gpu_ = false;  // false: opened read-only by path
   long long file_l2_bytes_ = 0;
   bool stale_ = false;
   std::string warning_;

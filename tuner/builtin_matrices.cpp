@@ -936,4 +936,14 @@ BuiltinMatrix builtin_matrix(const std::string& name) {
   throw InvalidArgument("no built-in matrix '" + name + "' (known: " + names + ")");
 }
 
+std::vector<BuiltinSpec> builtin_specs_or_named(const std::string& which) {
+  if (which == "small" || which == "large" || which == "all" || which == "train" || which == "irregular")
+    return builtin_specs(which);
+  for (const char* set : {"all", "train", "irregular"})
+    for (auto& s : builtin_specs(set))
+      if (s.name == which) return {s};
+  builtin_matrix(which);  // throws, listing the names
+  return {};
+}
+
 }  // namespace jitsparse

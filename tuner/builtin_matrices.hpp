@@ -207,5 +207,8 @@ std::vector<BuiltinSpec> builtin_specs(const std::string& which = "all");
 std::vector<BuiltinMatrix> builtin_set(const std::string& which = "all");
 // One by name, from "all" or "train"; throws InvalidArgument listing the names.
 BuiltinMatrix builtin_matrix(const std::string& name);
+// A set ("small", "large", "all", "train", "irregular") or one matrix of any set by name (its spec, so that
+// `bench --builtin laplacian_large` runs just that one); throws InvalidArgument listing the names.
+std::vector<BuiltinSpec> builtin_specs_or_named(const std::string& which);
 
 }  // namespace jitsparse

@@ -583,3 +583,17 @@ TEST_CASE("builtin: the whole train set: sizes as named, about 1.5 GB in all, a 
   CHECK(past >= 2);
   CHECK(inside_l2 >= 15);
 }
+
+TEST_CASE("builtin: a set or one matrix by name (bench --builtin laplacian_large)") {
+  CHECK(builtin_specs_or_named("small").size() == builtin_specs("small").size());
+  const auto one = builtin_specs_or_named("graph_irregular");
+  REQUIRE(one.size() == 1);
+  CHECK(one.front().name == "graph_irregular");
+  CHECK(builtin_specs_or_named("train_graph_rmat_natural_250kb").front().size == "train");
+  try {
+    builtin_specs_or_named("laplacian_huge");
+    FAIL("an unknown name was accepted");
+  } catch (const InvalidArgument& e) {
+    CHECK(std::string(e.what()).find("laplacian_large") != std::string::npos);  // the message lists the names
+  }
+}

@@ -150,6 +150,27 @@ TEST_CASE("tuner: a corrupted database is reported, moved aside and never loaded
   }
 }
 
+TEST_CASE("tuner: a database opened read-only by path is never moved; a gzipped one is named as such") {
+  TempCache cache;
+  const std::string path = cache.dir + "/given.json";
+  std::filesystem::create_directories(cache.dir);
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << '\x1f' << '\x8b' << "rest of a gzip stream";
+  }
+  try {
+    TuningDatabase db(path);
+    FAIL("a gzipped database was read");
+  } catch (const InvalidArgument& e) {
+    CHECK(std::string(e.what()).find("gzip") != std::string::npos);
+  }
+  CHECK(std::filesystem::exists(path));
+  CHECK_FALSE(std::filesystem::exists(path + ".corrupt"));
+  std::ofstream(path) << "{ truncated";
+  CHECK_THROWS_AS(TuningDatabase{path}, InvalidArgument);
+  CHECK(std::filesystem::exists(path));
+}
+
 TEST_CASE("tuner: records timed with other kernel templates are stale (re-measured, not resumed)") {
   TempCache cache;
   RandomMatrixOptions o;
