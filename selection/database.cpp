@@ -177,7 +177,14 @@ void TuningDatabase::read() {
       domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
                           d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{}),
                           d.value("op", "n")});
-    if (stale_) warning_ = "tuning records in " + path_ + " come from another jitsparse or NVRTC version or other kernel templates: re-measuring";
+    // Selection still learns from stale records (their relative timings mostly hold), but they lack the
+    // variants added since: say how to refresh them.
+    if (stale_)
+      warning_ = "tuning records in " + path_ +
+                 " come from another jitsparse or NVRTC version or other kernel templates: `jitsparse tune` "
+                 "re-measures a matrix it tunes; until then the selection model and quick tuning learn from the "
+                 "old timings and propose none of the variants added since (jitsparse tune --builtin train "
+                 "retrains it)";
   } catch (const std::exception& e) {
     // A gzipped database (as results/ keeps them) is a common mistake: say so.
     const bool gzip = text->size() >= 2 && static_cast<unsigned char>((*text)[0]) == 0x1f &&
