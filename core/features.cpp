@@ -20,15 +20,21 @@ MatrixFeatures compute_features(const HostMatrix& a) {
   f.cols = a.cols;
   f.nnz = a.nnz();
   if (a.rows == 0) return f;
-  double sum_sq = 0;
+  // Integer sums (exact, and the compiler vectorises them; a double sum is one long chain of adds):
+  // row_ptr is int32, so the sum of squared lengths is at most nnz^2 < 2^62.
+  uint64_t sum_sq = 0;
+  int64_t max_row = 0, empty_rows = 0;
+  const int32_t* rp = a.row_ptr.data();
   for (int64_t r = 0; r < a.rows; ++r) {
-    const int64_t len = a.row_ptr[r + 1] - a.row_ptr[r];
-    sum_sq += static_cast<double>(len) * len;
-    f.max_row = std::max(f.max_row, len);
-    f.empty_rows += len == 0;
+    const int64_t len = rp[r + 1] - rp[r];
+    sum_sq += static_cast<uint64_t>(len * len);
+    max_row = std::max(max_row, len);
+    empty_rows += len == 0;
   }
+  f.max_row = max_row;
+  f.empty_rows = empty_rows;
   f.mean_row = static_cast<double>(f.nnz) / a.rows;
-  f.std_row = std::sqrt(std::max(0.0, sum_sq / a.rows - f.mean_row * f.mean_row));
+  f.std_row = std::sqrt(std::max(0.0, static_cast<double>(sum_sq) / a.rows - f.mean_row * f.mean_row));
   if (a.cols > 0) f.density = static_cast<double>(f.nnz) / (static_cast<double>(a.rows) * a.cols);
   // The column extents visit every entry: on large matrices an even sample of rows (about
   // kSampledEntries entries) keeps run-time selection within a millisecond and changes the means by little.
