@@ -95,3 +95,30 @@ TEST_CASE("features: the column extents of a large matrix come from an even samp
   CHECK(f.nnz == a.nnz());  // the row-length statistics stay exact
   CHECK(f.max_row <= 7);
 }
+
+TEST_CASE("features: the sampled distance from the diagonal sees a thin band of far rows (a torus seam)") {
+  // 200k rows of a tridiagonal band, and 1,000 consecutive rows with one entry about 95k columns away: they
+  // hold most of the mean distance, as the seam rings of a torus grid do (dirac_large). A sample of runs
+  // of consecutive rows missed or over-weighted such bands (0.5-4.5x the exact mean on dirac_large; one
+  // of 64 runs at fixed fractions starts at row 100000 here); rows taken one by one at an even stride do not.
+  HostMatrix a;
+  a.entry = EntryRegistry::instance().get("real");
+  a.rows = a.cols = 200000;
+  for (int32_t r = 0; r < a.rows; ++r) {
+    std::vector<int32_t> cols;
+    for (int32_t c = r - 1; c <= r + 1; ++c)
+      if (c >= 0 && c < a.cols) cols.push_back(c);
+    if (r >= 100000 && r < 101000) cols.insert(cols.begin(), r - 95000 - (r - 100000) % 7);
+    for (int32_t c : cols) {
+      a.col_idx.push_back(c);
+      a.values.push_back(1.0);
+    }
+    a.row_ptr.push_back(static_cast<int32_t>(a.col_idx.size()));
+  }
+  REQUIRE(a.nnz() > 2 * kSampledEntries);
+  double exact = 0;
+  for (int64_t r = 0; r < a.rows; ++r)
+    for (int64_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) exact += std::abs(a.col_idx[k] - r);
+  exact /= static_cast<double>(a.nnz());
+  CHECK(compute_features(a).mean_distance_from_diagonal == doctest::Approx(exact).epsilon(0.1));
+}
