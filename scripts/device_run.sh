@@ -11,7 +11,9 @@
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
 #   $TRAIN_BUDGET, default 7m), evaluate, sanitize-hola (memcheck and racecheck of the hola kernels), sanitize-new (memcheck and racecheck of the sorted sell, load
 #   policy and unroll kernels), renumbered-tests (the GPU tests of renumbered @rcm variants), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
-#   tests); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
+#   tests), profile-winners (Nsight Compute on the main set's winners listed in scripts/profile_main_winners.txt,
+#   summarised by scripts/ncu_summary.py), quick-vs-full (tune --quick and a full tune of tests/data from the
+#   database of this cache, each in a copy of it; scripts/quick_vs_full.py); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
 #   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
 set -uo pipefail
 out=$1; shift
@@ -93,6 +95,17 @@ for step in "$@"; do
       src=${step#db-load=}; mkdir -p "$JITSPARSE_CACHE/tuning"
       gunzip -c "$src" >"$JITSPARSE_CACHE/tuning/$(basename "$src" .gz)"; echo "== loaded $src" ;;
     tuner-tests) run tuner_tests "$bin/jitsparse_gpu_tests" -tc="gpu tuner*" ;;
+    profile-winners)
+      scripts/profile_variants.sh "$out/prof" scripts/profile_main_winners.txt
+      python3 scripts/ncu_summary.py "$out"/prof/*.csv | tee "$out/ncu_summary.txt"
+      tar czf "$out/prof.tar.gz" -C "$out" prof && rm -rf "$out/prof" ;;  # the device tool returns few files
+    quick-vs-full)
+      for kind in quick full; do
+        rm -rf "/tmp/qvf-$kind" && mkdir -p "/tmp/qvf-$kind" && cp -r "$JITSPARSE_CACHE/tuning" "/tmp/qvf-$kind/"
+        JITSPARSE_CACHE="/tmp/qvf-$kind" run "qvf_$kind" "$bin/jitsparse" tune -q $([ $kind = quick ] && echo --quick) \
+          tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/qvf_$kind"
+      done
+      python3 scripts/quick_vs_full.py /tmp/qvf-quick/tuning/*.json /tmp/qvf-full/tuning/*.json | tee "$out/quick_vs_full.txt" ;;
     new-tests) run new_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: sorted sell*" ;;
     renumbered-tests) run renumbered_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: renumbered*,gpu permuted*" ;;
     *) echo "unknown step $step" ;;
