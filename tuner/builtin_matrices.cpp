@@ -846,10 +846,14 @@ BuiltinSpec train_spec(const TrainRow& r, const std::string& set = "train", cons
   return s;
 }
 
+bool is_builtin_set(const std::string& which) {
+  return which == "small" || which == "large" || which == "all" || which == "train" || which == "irregular";
+}
+
 }  // namespace
 
 std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
-  if (which != "small" && which != "large" && which != "all" && which != "train" && which != "irregular")
+  if (!is_builtin_set(which))
     throw InvalidArgument("built-in set '" + which + "': expected small, large, all, train or irregular");
   if (which == "train" || which == "irregular") {
     std::vector<BuiltinSpec> specs;
@@ -926,24 +930,31 @@ std::vector<BuiltinMatrix> builtin_set(const std::string& which) {
   return set;
 }
 
-BuiltinMatrix builtin_matrix(const std::string& name) {
+namespace {
+// The spec of one built-in matrix of any set, by name; throws InvalidArgument listing the names.
+BuiltinSpec named_spec(const std::string& name) {
   std::string names;
   for (const char* which : {"all", "train", "irregular"})
     for (const auto& s : builtin_specs(which)) {
-      if (s.name == name) return {s.name, s.family, s.entry, s.make()};
+      if (s.name == name) return s;
       names += (names.empty() ? "" : ", ") + s.name;
     }
   throw InvalidArgument("no built-in matrix '" + name + "' (known: " + names + ")");
 }
+}  // namespace
+
+BuiltinMatrix builtin_matrix(const std::string& name) {
+  const BuiltinSpec s = named_spec(name);
+  return {s.name, s.family, s.entry, s.make()};
+}
 
 std::vector<BuiltinSpec> builtin_specs_or_named(const std::string& which) {
-  if (which == "small" || which == "large" || which == "all" || which == "train" || which == "irregular")
-    return builtin_specs(which);
-  for (const char* set : {"all", "train", "irregular"})
-    for (auto& s : builtin_specs(set))
-      if (s.name == which) return {s};
-  builtin_matrix(which);  // throws, listing the names
-  return {};
+  if (is_builtin_set(which)) return builtin_specs(which);
+  try {
+    return {named_spec(which)};
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(std::string("not a built-in set (small, large, all, train, irregular) and ") + e.what());
+  }
 }
 
 }  // namespace jitsparse

@@ -205,7 +205,7 @@ struct BuiltinMatrix {
 // make() generates (a large one takes about a second) so a caller can hold one large matrix at a time.
 std::vector<BuiltinSpec> builtin_specs(const std::string& which = "all");
 std::vector<BuiltinMatrix> builtin_set(const std::string& which = "all");
-// One by name, from "all" or "train"; throws InvalidArgument listing the names.
+// One by name, from any set ("all", "train", "irregular"); throws InvalidArgument listing the names.
 BuiltinMatrix builtin_matrix(const std::string& name);
 // A set ("small", "large", "all", "train", "irregular") or one matrix of any set by name (its spec, so that
 // `bench --builtin laplacian_large` runs just that one); throws InvalidArgument listing the names.

@@ -9,7 +9,6 @@
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
 #include "tuner/quick_tune.hpp"
-#include "tuner/tuner.hpp"
 
 namespace jitsparse {
 namespace {
@@ -74,19 +73,6 @@ double search_measurement_seconds(const MatrixRecord& r) {
   if (s.empty()) return 0;
   std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
   return s[s.size() / 2];
-}
-
-// What one of quick tuning's measurements costs on this matrix: a search measurement with the search's
-// samples (TuneOptions::search_timing) replaced by quick tuning's shorter ones (quick_search_timing).
-// Each sample repeats the kernel for at least its min_sample_ms.
-double quick_measurement_seconds(const MatrixRecord& r) {
-  const double search = search_measurement_seconds(r);
-  const MeasurementRecord* best = r.best(false, false);
-  const double kernel_ms = best ? best->median_us / 1000 : 0;
-  auto samples_seconds = [&](const TimingOptions& t) { return t.samples * std::max(t.min_sample_ms, kernel_ms) / 1000; };
-  const TuneOptions o;
-  const double saved = samples_seconds(o.search_timing) - samples_seconds(o.quick_search_timing);
-  return std::max(search - saved, search / 4);  // never below a quarter: launches and checks cost too
 }
 
 }  // namespace
@@ -169,11 +155,10 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     row.expected_relative = p.expected;
     row.confidence = p.confidence;
     row.full_seconds = p.full_seconds;
-    // Quick tuning keeps the fastest of its rounds. Its GPU time is estimated, not summed from the
+    // Quick tuning keeps the fastest of its two rounds. Its GPU time is estimated, not summed from the
     // record (whose finalists were re-timed with the full search's long final timing): each variant
-    // costs what one search measurement of this matrix cost (the record's median) with quick tuning's
-    // shorter samples, re-timing three finalists with quick_final_timing's 9 samples costs 9 search
-    // measurements, and the warm-up before them its time.
+    // costs what one search measurement of this matrix cost (the record's median), re-timing three
+    // finalists with quick_final_timing's 9 samples costs 9 more, and the warm-up before them its time.
     const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes);
     const std::vector<std::string>& quick = walk.variants;
     bool untimed = quick.empty();
@@ -188,9 +173,7 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     // Planned, not only what the record has: a real quick tune measures every variant of its rounds.
     row.quick_k = static_cast<int>(quick.size());
     row.quick_seconds =
-        quick.empty() ? 0
-                      : quick.size() * quick_measurement_seconds(*r) + 9 * search_measurement_seconds(*r) +
-                            kQuickWarmupMs / 1000;
+        quick.empty() ? 0 : (quick.size() + 9) * search_measurement_seconds(*r) + kQuickWarmupMs / 1000;
     row.quick.status = !walk.wanted.empty() && row.quick.relative ? "partly timed"
                        : row.quick.relative                       ? "ok"
                        : untimed                                  ? "not timed"

@@ -519,8 +519,7 @@ void Tuner::measure(Job& job, const Variant& v) {
         m.samples_us = {m.median_us};
         m.reps_per_sample = 1;
       } else {
-        const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); },
-                                              job.quick ? options_.quick_search_timing : options_.search_timing);
+        const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.search_timing);
         m.median_us = t.median_us;
         m.samples_us = t.samples_us;
         m.reps_per_sample = t.reps_per_sample;

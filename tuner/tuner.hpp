@@ -37,14 +37,9 @@ struct TuneOptions {
   Op op = Op::n;                       // the product tuned: A x, A^T x or A^H x (a record per op)
   bool deterministic = false;          // only variants whose result bits never change (no float atomics)
   int top_layouts = 2;                 // (layout, threads per row) pairs whose n_t x n_b grid is measured (coarse, refined)
-  TimingOptions search_timing{1, 3, 0.3, 100000};  // quick timing while searching
-  // Quick tuning's rounds. A search measurement costs about 1.3 ms of GPU time, 0.9 of it in samples.
-  // Tried on the H100 (eleventh session, tests/data from the seventh session's database): samples of
-  // 0.1 ms took quick tuning from 17.9% to 9.6% of the full search's GPU time, but its fastest find was
-  // within 3% of the full search's on 24% of the records instead of 53% (short samples right after a
-  // compile catch the GPU at low clocks), so the rounds keep the search's timing. The evaluation's
-  // estimate of quick tuning's GPU time follows this setting.
-  TimingOptions quick_search_timing{1, 3, 0.3, 100000};
+  // Quick timing while searching, and in quick tuning's rounds. Samples of 0.1 ms there halved quick
+  // tuning's GPU time on the H100 but ranked worse (NOTES.md, eleventh session).
+  TimingOptions search_timing{1, 3, 0.3, 100000};
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
   // Quick tuning's finalists: 9 samples of 0.3 ms, a tenth of final_timing's GPU time; a quick tune is
   // meant to cost milliseconds.
