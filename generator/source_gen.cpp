@@ -125,9 +125,11 @@ int kernel_shared_bytes(const Variant& v, int vector_components) {
 int hola_shared_bytes(const Variant& v, int vector_components) {
   if (v.layout.outer != OuterLayout::hola) return 0;
   const int n = v.schedule.entries_per_block();
-  if (v.op != Op::n && v.transpose == TransposeKind::atomic) return n * 4;
-  // the products, each thread's partial sum of the scan and a flag per warp
-  return vector_components * (n + n / 32 + v.schedule.threads) * scalar_bytes(v.precision) + v.schedule.threads / 32 * 4;
+  const int first_rows = v.schedule.threads * 4;  // HolaFirstRows: a row per thread
+  if (v.op != Op::n && v.transpose == TransposeKind::atomic) return n * 4 + first_rows;
+  // the products, each thread's partial sum of the scan, a flag per warp and each thread's first row
+  return vector_components * (n + n / 32 + v.schedule.threads) * scalar_bytes(v.precision) + v.schedule.threads / 32 * 4 +
+         first_rows;
 }
 
 void check_entry_supports(const Variant& v, const EntryType& entry) {

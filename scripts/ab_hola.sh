@@ -9,7 +9,7 @@ mkdir -p "$out"
 variants=()
 for entry in real complex quaternion block3; do
   for p in f32 f64; do
-    for s in hola-256x8-ept2 hola-256x8-ept4 hola-128x16-ept8 hola-64x32-ept8; do
+    for s in hola-256x4-ept2 hola-256x4-ept4 hola-128x8-ept8 hola-128x8-ept16; do
       variants+=(--variant "$entry.$p/hola-aos-aos/$s")
     done
   done

@@ -46,8 +46,14 @@ __device__ __forceinline__ int hola_row_of(const int* row_ptr, long long k, int 
   return lo;
 }
 
+// The first row of each thread's entries, written by the rows' owners (hola_first_rows).
+template <int NT>
+struct HolaFirstRows {
+  int row[NT];
+};
+
 // Shared memory of hola_spmv: the products (padded one word in 32 against bank conflicts), each
-// thread's partial sum of the scan and a flag per warp.
+// thread's partial sum of the scan, a flag per warp and each thread's first row.
 template <class T, int V, int NT, int EPT>
 struct HolaShared {
   static constexpr int kEntries = NT * EPT;
@@ -56,12 +62,103 @@ struct HolaShared {
   T prod[V][kPadded];
   T tail[V][NT];       // each thread's u of the scan
   int warp_new[kWarps];
+  HolaFirstRows<NT> first;
 };
+
+// A block of fewer rows than this finds its threads' first rows by hola_first_rows; one with more (many
+// empty rows) lets each thread binary-search row_ptr.
+template <int NT>
+struct HolaOwnedRows {
+  static constexpr int value = 4 * NT;
+};
+
+// Each row of the block [lo, hi] (hi - lo < HolaOwnedRows) is read once, coalesced, by thread (r - lo) % NT,
+// which writes it as the first row of the threads whose first entry it holds: entry e0 + u * EPT lies in
+// row r for u in [ceil((begin - e0) / EPT), ceil((end - e0) / EPT)). A row spanning more than 32 threads
+// gets its first 32 written (one thread writing hundreds kept the block waiting); the threads after them
+// find their row by hola_first_row's check and search. Replaces a binary search per thread: about nine
+// dependent loads against one round of coalesced ones. The caller synchronises before reading.
+template <int NT, int EPT>
+__device__ __forceinline__ void hola_first_rows(const int* row_ptr, int e0, int lo, int hi, HolaFirstRows<NT>& f) {
+  for (int r = lo + static_cast<int>(threadIdx.x); r <= hi; r += NT) {
+    const int begin = __ldg(row_ptr + r), end = __ldg(row_ptr + r + 1);
+    int u = begin <= e0 ? 0 : (begin - e0 + EPT - 1) / EPT;
+    const int u_end = min(min(NT, (end - e0 + EPT - 1) / EPT), u + 32);
+    for (; u < u_end; ++u) f.row[u] = r;
+  }
+}
+
+// This thread's first row (the one holding entry s0) and its bounds, from hola_first_rows where it wrote
+// this thread's slot, else by binary search. The slot is trusted only if that row holds s0 (shared memory
+// may hold anything where no owner wrote, and a row that holds s0 is the right one).
+__device__ __forceinline__ void hola_first_row(const int* row_ptr, int s0, int lo, int hi, bool owned, int slot,
+                                               int& r, int& begin, int& end) {
+  if (owned && slot >= lo && slot <= hi) {
+    r = slot;
+    begin = __ldg(row_ptr + r);
+    end = __ldg(row_ptr + r + 1);
+    if (begin <= s0 && s0 < end) return;
+  }
+  r = hola_row_of(row_ptr, s0, lo, hi);
+  begin = __ldg(row_ptr + r);
+  end = __ldg(row_ptr + r + 1);
+}
+
+// How many of its entries a thread of hola_spmv keeps in flight at once in the first phase: as many as
+// half the registers a thread may use (the launch bounds' share) hold, counting C matrix and V vector
+// scalars per entry; at least one, at most EPT. More would spill.
+template <class T, class E, int NT, int NB, int EPT>
+struct HolaGroup {
+  static constexpr int kRegsPerEntry = (E::C + E::V) * static_cast<int>(sizeof(T)) / 4;
+  static constexpr int kBudget = 65536 / (NT * NB) / 2;
+  static constexpr int kFit = kBudget / kRegsPerEntry > 0 ? kBudget / kRegsPerEntry : 1;
+  static constexpr int value = kFit < EPT ? kFit : EPT;
+};
+
+// The products of a block's entries into shared memory (hola_spmv's first phase), entry e0 + l by thread
+// l % NT, stored at the padded index l + l / 32. A group of G entries is loaded before any is used, so a
+// thread waits for one round trip per group, not per entry. Not Full (the last block): the missing
+// entries load the block's last entry again and store zero, without branches.
+template <bool Full, class T, class E, class Inner, class Vec, class Mac, int NT, int EPT, int G, int P>
+__device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, int count, T (&prod)[E::V][P]) {
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int i0 = 0; i0 < EPT; i0 += G) {
+    int col[G];
+    typename E::Matrix a[G];
+    typename E::Vector xv[G];
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      if (i0 + g < EPT) {
+        const int l = Full ? (i0 + g) * NT + t : min((i0 + g) * NT + t, count - 1);
+        col[g] = load_matrix(p.col_idx + e0 + l);
+        Inner::template load<E, LoadStreaming>(p, e0 + l, a[g]);
+      }
+    }
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+      if (i0 + g < EPT) Vec::template load_x<E>(p, col[g], xv[g]);
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      if (i0 + g < EPT) {
+        const int l = (i0 + g) * NT + t;
+        typename E::Vector acc;
+        E::zero(acc);
+        Mac::template mac<E>(acc, a[g], xv[g]);
+        T out[E::V];
+        E::get(acc, out);
+        const bool valid = Full || l < count;
+#pragma unroll
+        for (int c = 0; c < E::V; ++c) prod[c][l + (l >> 5)] = valid ? out[c] : T(0);
+      }
+    }
+  }
+}
 
 template <class T, class E, class Inner, class Vec, class Mac, int NT, int NB, int EPT>
 __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ SpmvParams<T> p) {
   static_assert(NT % 32 == 0, "threads per block must be a multiple of the warp size");
-  constexpr int V = E::V, kWarps = NT / 32;
+  constexpr int V = E::V;
   using Shared = HolaShared<T, V, NT, EPT>;
   __shared__ Shared sh;
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
@@ -73,28 +170,19 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
   const int n = avail <= 0 ? 0 : avail < EPT ? avail : EPT;
   const int s0 = e0 + t * EPT, s1 = s0 + n;  // this thread's entries (meaningful where n > 0)
 
-  // 1. Every entry's product, entry k by thread k % NT: coalesced loads of columns and values.
-#pragma unroll
-  for (int i = 0; i < EPT; ++i) {
-    const int l = i * NT + t;
-    T out[V];
-    if (l < e1 - e0) {
-      const int k = e0 + l;
-      const int col = load_matrix(p.col_idx + k);
-      typename E::Matrix a;
-      Inner::template load<E, LoadStreaming>(p, k, a);
-      typename E::Vector xv, acc;
-      Vec::template load_x<E>(p, col, xv);
-      E::zero(acc);
-      Mac::template mac<E>(acc, a, xv);
-      E::get(acc, out);
-    } else {
-#pragma unroll
-      for (int c = 0; c < V; ++c) out[c] = T(0);
-    }
-#pragma unroll
-    for (int c = 0; c < V; ++c) sh.prod[c][l + l / 32] = out[c];
-  }
+  // 1. Every entry's product, entry k by thread k % NT: coalesced loads of columns and values. A full
+  // block (all but the last) indexes without bounds, so its addresses are one base plus constants.
+  const int count = e1 - e0;
+  if (count == Shared::kEntries)
+    hola_products<true, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(p, e0, count, sh.prod);
+  else
+    hola_products<false, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(p, e0, count, sh.prod);
+  // The block's rows [lo, hi]: hi is the row of the next block's first entry (an upper bound). Loaded
+  // after the products: earlier, they kept registers that wide entry types spilled for.
+  const int lo = p.block_row[blockIdx.x];
+  const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
+  const bool owned_rows = hi - lo < HolaOwnedRows<NT>::value;
+  if (owned_rows) hola_first_rows<NT, EPT>(p.row_ptr, e0, lo, hi, sh.first);
 
   // 2. Sum this thread's products row by row. A row that began before s0 and ends here is the head (it
   // needs the sums of the threads before); one that goes on past s1 is the tail (the threads after need it).
@@ -104,15 +192,9 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
   for (int c = 0; c < V; ++c) acc[c] = T(0);
   int r = 0, head_row = -1, row_begin = 0, row_end = 0;
   bool head_began_before = false;  // the head row began in an earlier block
-  if (n > 0) {
-    const int lo = p.block_row[blockIdx.x];
-    const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
-    r = hola_row_of(p.row_ptr, s0, lo, hi);
-    row_begin = __ldg(p.row_ptr + r);
-    row_end = __ldg(p.row_ptr + r + 1);
-  }
   __syncthreads();
-  const int own = t * EPT + t * EPT / 32;  // the padded index of this thread's first slot
+  if (n > 0) hola_first_row(p.row_ptr, s0, lo, hi, owned_rows, sh.first.row[t], r, row_begin, row_end);
+  const int own = t * EPT + (t * EPT >> 5);  // the padded index of this thread's first slot
   auto finish_row = [&]() {  // row r ends in this thread
     if (row_begin < s0) {
       head_row = r;
@@ -125,25 +207,32 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
 #pragma unroll
     for (int c = 0; c < V; ++c) acc[c] = T(0);
   };
+  // Row by row over this thread's entries: each segment a short loop over shared memory, so a warp
+  // runs as many loop bodies as its longest segments take, not every row's end for every entry (unrolled
+  // over entries, the row-end code ran for each entry: ~45 instructions per entry against ~7 now).
+  bool has_tail = false;
+  if (n > 0) {
+    int k = s0;
+    while (true) {
+      const int stop = row_end < s1 ? row_end : s1;
+      for (; k < stop; ++k) {
+        const int l = k - e0;
 #pragma unroll
-  for (int j = 0; j < EPT; ++j) {
-    if (j < n) {
-      const int k = s0 + j;
-      if (k >= row_end) {
-        finish_row();
-        do {  // the next row holding k (empty rows were handled by hola_prepare)
-          ++r;
-          row_begin = row_end;
-          row_end = __ldg(p.row_ptr + r + 1);
-        } while (k >= row_end);
+        for (int c = 0; c < V; ++c) acc[c] += sh.prod[c][l + (l >> 5)];
       }
-      const int l = t * EPT + j;
-#pragma unroll
-      for (int c = 0; c < V; ++c) acc[c] += sh.prod[c][l + l / 32];
+      if (row_end > s1) {  // the row goes on into the next thread: acc is this thread's tail
+        has_tail = true;
+        break;
+      }
+      finish_row();
+      if (k == s1) break;
+      do {  // the next row holding k (empty rows were handled by hola_prepare)
+        ++r;
+        row_begin = row_end;
+        row_end = __ldg(p.row_ptr + r + 1);
+      } while (k >= row_end);
     }
   }
-  const bool has_tail = n > 0 && row_end > s1;
-  if (n > 0 && !has_tail) finish_row();
 
   // 3. Segmented inclusive scan of the tails over the threads: u = this thread's tail plus, if the thread
   // holds nothing but that row ("through"), the u of the thread before. fresh: a segment starts at or
@@ -213,36 +302,58 @@ template <class T, class E, class Inner, class Vec, class Mac, int NT, int NB, i
 __global__ void __launch_bounds__(NT, NB) hola_scatter(const __grid_constant__ SpmvParams<T> p) {
   constexpr int kEntries = NT * EPT;
   __shared__ int row_of[kEntries];
+  __shared__ HolaFirstRows<NT> first;
   const int t = threadIdx.x;
-  const long long e0 = static_cast<long long>(blockIdx.x) * kEntries;
-  const long long e1 = e0 + kEntries < p.nnz ? e0 + kEntries : p.nnz;
-  const long long s0 = e0 + static_cast<long long>(t) * EPT;
-  if (s0 < e1) {
-    const int lo = p.block_row[blockIdx.x];
-    const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
-    int r = hola_row_of(p.row_ptr, s0, lo, hi);
-    long long row_end = __ldg(p.row_ptr + r + 1);
-    for (int j = 0; j < EPT && s0 + j < e1; ++j) {
+  // Positions fit in 32 bits (row_ptr is int).
+  const long long e0l = static_cast<long long>(blockIdx.x) * kEntries;
+  const int e0 = static_cast<int>(e0l);
+  const int count = static_cast<int>(e0l + kEntries < p.nnz ? kEntries : p.nnz - e0l);
+  const int s0 = e0 + t * EPT;
+  const int lo = p.block_row[blockIdx.x];
+  const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
+  const bool owned_rows = hi - lo < HolaOwnedRows<NT>::value;
+  if (owned_rows) hola_first_rows<NT, EPT>(p.row_ptr, e0, lo, hi, first);
+  __syncthreads();
+  if (t * EPT < count) {
+    int r, row_begin, row_end;
+    hola_first_row(p.row_ptr, s0, lo, hi, owned_rows, first.row[t], r, row_begin, row_end);
+    for (int j = 0; j < EPT && t * EPT + j < count; ++j) {
       while (s0 + j >= row_end) row_end = __ldg(p.row_ptr + ++r + 1);
       row_of[t * EPT + j] = r;
     }
   }
   __syncthreads();
+  // Groups of G entries loaded before any is used (see hola_spmv); missing entries of the last block
+  // load its last entry again and add nothing.
+  constexpr int G = HolaGroup<T, E, NT, NB, EPT>::value;
 #pragma unroll
-  for (int i = 0; i < EPT; ++i) {
-    const int l = i * NT + t;
-    if (e0 + l >= e1) break;
-    const int k = static_cast<int>(e0 + l);
-    const int col = load_matrix(p.col_idx + k);
-    typename E::Matrix a;
-    Inner::template load<E, LoadStreaming>(p, k, a);
-    typename E::Vector xv, acc;
-    Vec::template load_x<E>(p, row_of[l], xv);
-    E::zero(acc);
-    Mac::template mac<E>(acc, a, xv);
-    T out[E::V];
-    E::get(acc, out);
-    Vec::template add_y_atomic<E>(p, col, out);
+  for (int i0 = 0; i0 < EPT; i0 += G) {
+    int col[G], row[G];
+    typename E::Matrix a[G];
+    typename E::Vector xv[G];
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      if (i0 + g < EPT) {
+        const int l = min((i0 + g) * NT + t, count - 1);
+        col[g] = load_matrix(p.col_idx + e0 + l);
+        Inner::template load<E, LoadStreaming>(p, e0 + l, a[g]);
+        row[g] = row_of[l];
+      }
+    }
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+      if (i0 + g < EPT) Vec::template load_x<E>(p, row[g], xv[g]);
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      if (i0 + g < EPT && (i0 + g) * NT + t < count) {
+        typename E::Vector acc;
+        E::zero(acc);
+        Mac::template mac<E>(acc, a[g], xv[g]);
+        T out[E::V];
+        E::get(acc, out);
+        Vec::template add_y_atomic<E>(p, col[g], out);
+      }
+    }
   }
 }
 

@@ -66,6 +66,13 @@ std::vector<HostMatrix> matrices_for(const std::string& entry) {
   o.band = 12;
   o.seed = 12;
   out.push_back(random_matrix(e, o));
+  o.rows = 30000;  // runs of empty rows: hola blocks spanning more rows than 4 per thread search row_ptr
+  o.cols = 700;
+  o.band = 0;
+  o.mean_row = 6;
+  o.empty_fraction = 0.95;
+  o.seed = 13;
+  out.push_back(random_matrix(e, o));
   return out;
 }
 
