@@ -5,20 +5,27 @@
 //                 setup), and sets y = beta * y for the rows that no block completes: empty rows and
 //                 rows that cross a block boundary (their sums are added in later). With ScaleCols it
 //                 scales the p.cols elements of y instead (op t/h by atomics).
-//   hola_spmv:    A x (and op t/h on a transposed copy). The block's entry products are formed with
-//                 coalesced loads (entry k by thread k % NT) into shared memory; each thread then sums its
-//                 EPT consecutive products row by row. A row inside one thread is stored directly. A row
-//                 shared by threads is summed by a segmented scan over the threads (warp shuffles, a
-//                 shared slot per thread and a flag per warp): the thread where it ends stores it, or
-//                 adds it by a global atomic if it began in an earlier block; the block's last thread
-//                 adds the row that goes on into the next block. Against the first version (shared
-//                 atomics per shared row), same variants on the H100: 1.00-1.37x on 49 of 52 cases,
-//                 the R-MAT graph f64 81 -> 69 us (NOTES.md, tenth session).
+//   hola_spmv:    A x (and op t/h on a transposed copy). 1: the block's entry products are formed with
+//                 coalesced loads (entry k by thread k % NT; a thread's loads issued in groups before use)
+//                 into shared memory. Each thread's first row is written by the row's owner (the thread
+//                 that reads it from row_ptr), not searched. 2: each thread sums its EPT consecutive
+//                 products row by row; a row inside one thread is stored directly. 3: a row shared by
+//                 threads is summed by a segmented scan over the threads (warp shuffles, a shared slot per
+//                 thread and a flag per warp): the thread where it ends stores it, or adds it by a global
+//                 atomic if it began in an earlier block; the block's last thread adds the row that goes
+//                 on into the next block (NOTES.md, tenth and twelfth sessions).
 //   hola_scatter: A^T x / A^H x: rows decoded per thread into shared memory, then each entry's product is
-//                 added into y by atomics, with coalesced loads.
+//                 added into y by atomics, with coalesced loads issued in groups.
 #pragma once
 #include "jitsparse/layouts.cuh"
 #include "jitsparse/params.cuh"
+
+// hola_spmv sums up to this many entries per thread unrolled, more row by row (its phase 2). An NVRTC
+// option (JITSPARSE_NVRTC_FLAGS=-DJITSPARSE_HOLA_UNROLLED_MAX=0) changes it for experiments; 4 was
+// fastest of 0, 4 and 8 on the H100 (NOTES.md, twelfth session).
+#ifndef JITSPARSE_HOLA_UNROLLED_MAX
+#define JITSPARSE_HOLA_UNROLLED_MAX 4
+#endif
 
 namespace jitsparse {
 
@@ -79,12 +86,28 @@ struct HolaOwnedRows {
 // find their row by hola_first_row's check and search. Replaces a binary search per thread: about nine
 // dependent loads against one round of coalesced ones. The caller synchronises before reading.
 template <int NT, int EPT>
-__device__ __forceinline__ void hola_first_rows(const int* row_ptr, int e0, int lo, int hi, HolaFirstRows<NT>& f) {
-  for (int r = lo + static_cast<int>(threadIdx.x); r <= hi; r += NT) {
-    const int begin = __ldg(row_ptr + r), end = __ldg(row_ptr + r + 1);
+__device__ __forceinline__ void hola_first_rows(const int* row_ptr, int e0, int lo, int hi, int begin, int end,
+                                                HolaFirstRows<NT>& f) {
+  // begin, end: the bounds of this thread's first row (lo + threadIdx.x), loaded early by the caller
+  for (int r = lo + static_cast<int>(threadIdx.x); r <= hi;) {
     int u = begin <= e0 ? 0 : (begin - e0 + EPT - 1) / EPT;
     const int u_end = min(min(NT, (end - e0 + EPT - 1) / EPT), u + 32);
     for (; u < u_end; ++u) f.row[u] = r;
+    r += NT;
+    if (r <= hi) {
+      begin = __ldg(row_ptr + r);
+      end = __ldg(row_ptr + r + 1);
+    }
+  }
+}
+
+// The bounds of thread t's first row for hola_first_rows (zero where it has none).
+__device__ __forceinline__ void hola_owned_bounds(const int* row_ptr, int lo, int hi, bool owned, int& begin, int& end) {
+  const int r = lo + static_cast<int>(threadIdx.x);
+  begin = end = 0;
+  if (owned && r <= hi) {
+    begin = __ldg(row_ptr + r);
+    end = __ldg(row_ptr + r + 1);
   }
 }
 
@@ -119,8 +142,11 @@ struct HolaGroup {
 // l % NT, stored at the padded index l + l / 32. A group of G entries is loaded before any is used, so a
 // thread waits for one round trip per group, not per entry. Not Full (the last block): the missing
 // entries load the block's last entry again and store zero, without branches.
-template <bool Full, class T, class E, class Inner, class Vec, class Mac, int NT, int EPT, int G, int P>
-__device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, int count, T (&prod)[E::V][P]) {
+// issued() runs once the first group's loads are out: loads that do not depend on them go out then and
+// overlap their round trip.
+template <bool Full, class T, class E, class Inner, class Vec, class Mac, int NT, int EPT, int G, int P, class Issued>
+__device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, int count, T (&prod)[E::V][P],
+                                              Issued issued) {
   const int t = threadIdx.x;
 #pragma unroll
   for (int i0 = 0; i0 < EPT; i0 += G) {
@@ -135,6 +161,7 @@ __device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, in
         Inner::template load<E, LoadStreaming>(p, e0 + l, a[g]);
       }
     }
+    if (i0 == 0) issued();
 #pragma unroll
     for (int g = 0; g < G; ++g)
       if (i0 + g < EPT) Vec::template load_x<E>(p, col[g], xv[g]);
@@ -170,19 +197,25 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
   const int n = avail <= 0 ? 0 : avail < EPT ? avail : EPT;
   const int s0 = e0 + t * EPT, s1 = s0 + n;  // this thread's entries (meaningful where n > 0)
 
+  // The block's rows [lo, hi]: hi is the row of the next block's first entry (an upper bound). Their
+  // loads, and those of this thread's row for hola_first_rows, overlap the products' (below).
+  const int lo = p.block_row[blockIdx.x];
+  const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
+  bool owned_rows = false;
+  int own_begin = 0, own_end = 0;
+  auto issued = [&]() {
+    owned_rows = hi - lo < HolaOwnedRows<NT>::value;
+    hola_owned_bounds(p.row_ptr, lo, hi, owned_rows, own_begin, own_end);
+  };
+
   // 1. Every entry's product, entry k by thread k % NT: coalesced loads of columns and values. A full
   // block (all but the last) indexes without bounds, so its addresses are one base plus constants.
   const int count = e1 - e0;
   if (count == Shared::kEntries)
-    hola_products<true, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(p, e0, count, sh.prod);
+    hola_products<true, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(p, e0, count, sh.prod, issued);
   else
-    hola_products<false, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(p, e0, count, sh.prod);
-  // The block's rows [lo, hi]: hi is the row of the next block's first entry (an upper bound). Loaded
-  // after the products: earlier, they kept registers that wide entry types spilled for.
-  const int lo = p.block_row[blockIdx.x];
-  const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
-  const bool owned_rows = hi - lo < HolaOwnedRows<NT>::value;
-  if (owned_rows) hola_first_rows<NT, EPT>(p.row_ptr, e0, lo, hi, sh.first);
+    hola_products<false, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(p, e0, count, sh.prod, issued);
+  if (owned_rows) hola_first_rows<NT, EPT>(p.row_ptr, e0, lo, hi, own_begin, own_end, sh.first);
 
   // 2. Sum this thread's products row by row. A row that began before s0 and ends here is the head (it
   // needs the sums of the threads before); one that goes on past s1 is the tail (the threads after need it).
@@ -207,11 +240,32 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
 #pragma unroll
     for (int c = 0; c < V; ++c) acc[c] = T(0);
   };
-  // Row by row over this thread's entries: each segment a short loop over shared memory, so a warp
-  // runs as many loop bodies as its longest segments take, not every row's end for every entry (unrolled
-  // over entries, the row-end code ran for each entry: ~45 instructions per entry against ~7 now).
+  // Few entries per thread (EPT <= JITSPARSE_HOLA_UNROLLED_MAX): unrolled over the entries, a row's end checked
+  // at each. More: row by row, each segment a short loop over shared memory, so a warp runs as many loop
+  // bodies as its longest segments take (unrolled, the row-end code ran for every entry: ~45 instructions
+  // per entry on laplacian_large against ~7).
   bool has_tail = false;
-  if (n > 0) {
+  if constexpr (EPT <= JITSPARSE_HOLA_UNROLLED_MAX) {
+#pragma unroll
+    for (int j = 0; j < EPT; ++j) {
+      if (j < n) {
+        const int k = s0 + j;
+        if (k >= row_end) {
+          finish_row();
+          do {  // the next row holding k (empty rows were handled by hola_prepare)
+            ++r;
+            row_begin = row_end;
+            row_end = __ldg(p.row_ptr + r + 1);
+          } while (k >= row_end);
+        }
+        const int l = t * EPT + j;
+#pragma unroll
+        for (int c = 0; c < V; ++c) acc[c] += sh.prod[c][l + (l >> 5)];
+      }
+    }
+    has_tail = n > 0 && row_end > s1;
+    if (n > 0 && !has_tail) finish_row();
+  } else if (n > 0) {
     int k = s0;
     while (true) {
       const int stop = row_end < s1 ? row_end : s1;
@@ -312,7 +366,9 @@ __global__ void __launch_bounds__(NT, NB) hola_scatter(const __grid_constant__ S
   const int lo = p.block_row[blockIdx.x];
   const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
   const bool owned_rows = hi - lo < HolaOwnedRows<NT>::value;
-  if (owned_rows) hola_first_rows<NT, EPT>(p.row_ptr, e0, lo, hi, first);
+  int own_begin, own_end;
+  hola_owned_bounds(p.row_ptr, lo, hi, owned_rows, own_begin, own_end);
+  if (owned_rows) hola_first_rows<NT, EPT>(p.row_ptr, e0, lo, hi, own_begin, own_end, first);
   __syncthreads();
   if (t * EPT < count) {
     int r, row_begin, row_end;
