@@ -91,7 +91,8 @@ __device__ __forceinline__ void hola_first_rows(const int* row_ptr, int e0, int 
   // begin, end: the bounds of this thread's first row (lo + threadIdx.x), loaded early by the caller
   for (int r = lo + static_cast<int>(threadIdx.x); r <= hi;) {
     int u = begin <= e0 ? 0 : (begin - e0 + EPT - 1) / EPT;
-    const int u_end = min(min(NT, (end - e0 + EPT - 1) / EPT), u + 32);
+    const int span = min(end - e0, NT * EPT);  // clamped first: end - e0 + EPT - 1 may pass 2^31 - 1
+    const int u_end = min((span + EPT - 1) / EPT, u + 32);
     for (; u < u_end; ++u) f.row[u] = r;
     r += NT;
     if (r <= hi) {
