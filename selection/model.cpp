@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/entry_type.hpp"
@@ -21,11 +23,47 @@ constexpr double kNearBest = 1.3;                   // a neighbour proposes its 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
-// A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair.
+// The parts of a variant's pair key (variant_pair_key): its layout, threads per row (empty for hola, whose
+// schedules the search sweeps together) and transpose kind. Views into the name.
+struct PairParts {
+  std::string_view layout, tpr, kind;
+  bool ok = false;  // the name had an entry, a layout and a schedule
+};
+
+PairParts pair_parts(std::string_view variant) {
+  PairParts p;
+  const size_t a = variant.find('/'), b = a == std::string_view::npos ? a : variant.find('/', a + 1);
+  if (b == std::string_view::npos) return p;
+  const size_t c = variant.find('/', b + 1);
+  p.layout = variant.substr(a + 1, b - a - 1);
+  const std::string_view schedule = variant.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
+  p.kind = c == std::string_view::npos ? std::string_view() : variant.substr(c + 1);
+  p.tpr = "1";
+  if (const size_t t = schedule.find("-tpr"); t != std::string_view::npos) p.tpr = schedule.substr(t + 4);
+  if (schedule.rfind("hola", 0) == 0) p.tpr = "";
+  p.ok = true;
+  return p;
+}
+
+// variant_pair_key as a hash, without building the string (the model takes one per measurement of every
+// neighbour: thousands per prediction).
+size_t pair_hash(std::string_view variant) {
+  const PairParts p = pair_parts(variant);
+  const std::hash<std::string_view> h;
+  if (!p.ok) return h(variant);
+  size_t k = h(p.layout);
+  k ^= h(p.tpr) + 0x9e3779b97f4a7c15ULL + (k << 6) + (k >> 2);
+  k ^= h(p.kind) + 0x9e3779b97f4a7c15ULL + (k << 6) + (k >> 2);
+  return k;
+}
+
+// A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair. Keys
+// view the record's names (or, transferred, the renamed copies in `names`).
 struct Profile {
-  std::unordered_map<std::string, double> log_relative;  // timed ("ok")
-  std::unordered_map<std::string, bool> failed;          // measured but not ok
-  std::unordered_map<std::string, double> pair_best;     // best log_relative of the pair
+  std::deque<std::string> names;                               // renamed variants (transfer only)
+  std::unordered_map<std::string_view, double> log_relative;  // timed ("ok")
+  std::unordered_map<std::string_view, bool> failed;          // measured but not ok
+  std::unordered_map<size_t, double> pair_best;               // best log_relative of the pair (pair_hash)
 };
 
 // The fastest of what the search measured (not what jitsparse evaluate added since: the model must see the
@@ -39,15 +77,17 @@ const MeasurementRecord* search_best(const MatrixRecord& r, bool deterministic) 
 }
 
 // as_entry: rename the record's variants to this entry type (transfer); empty keeps them.
-Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string& as_entry) {
-  Profile p;
-  auto renamed = [&](const std::string& v) {
+void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& as_entry, Profile& p) {
+  auto renamed = [&](const std::string& v) -> std::string_view {
     if (as_entry.empty() || as_entry == r.entry) return v;
     const size_t dot = v.find('.');
-    return dot == std::string::npos ? v : as_entry + v.substr(dot);
+    if (dot == std::string::npos) return v;
+    p.names.push_back(as_entry + v.substr(dot));
+    return p.names.back();
   };
   const MeasurementRecord* best = search_best(r, deterministic);
-  if (!best || best->median_us <= 0) return p;
+  if (!best || best->median_us <= 0) return;
+  p.log_relative.reserve(r.measurements.size());
   for (const auto& m : r.measurements) {
     if (!m.origin.empty() || (deterministic && !m.deterministic())) continue;  // the search's measurements only
     if (!m.ok() || m.median_us <= 0) {
@@ -55,35 +95,55 @@ Profile profile_of(const MatrixRecord& r, bool deterministic, const std::string&
       continue;
     }
     const double l = std::log(m.median_us / best->median_us);
-    const std::string v = renamed(m.variant);
+    const std::string_view v = renamed(m.variant);
     p.log_relative[v] = l;
-    auto [it, fresh] = p.pair_best.emplace(variant_pair_key(v), l);
+    auto [it, fresh] = p.pair_best.emplace(pair_hash(v), l);
     if (!fresh) it->second = std::min(it->second, l);
   }
-  return p;
 }
 
-double estimate(const Profile& p, const std::string& variant) {
+double estimate(const Profile& p, std::string_view variant, size_t pair) {
   if (auto it = p.log_relative.find(variant); it != p.log_relative.end()) return it->second;
   if (p.failed.count(variant)) return kFailedLog;
-  if (auto it = p.pair_best.find(variant_pair_key(variant)); it != p.pair_best.end()) return it->second + kScheduleGuess;
+  if (auto it = p.pair_best.find(pair); it != p.pair_best.end()) return it->second + kScheduleGuess;
   return kUnknownLog;
+}
+
+// What the model's corrections read from a variant's name, parsed once per candidate.
+struct VariantShape {
+  enum class Padding { none, ell, sell, sorted_sell } padding = Padding::none;
+  bool row_family = false;  // a static or dynamic schedule: a group of threads per row
+  int tpr = 1;
+};
+
+VariantShape shape_of(std::string_view variant) {
+  VariantShape v;
+  const size_t a = variant.find('/'), b = a == std::string_view::npos ? a : variant.find('/', a + 1);
+  if (b == std::string_view::npos) return v;
+  const size_t dash = variant.find('-', a + 1);
+  const std::string_view outer = variant.substr(a + 1, (dash < b ? dash : b) - a - 1);
+  if (outer == "ell") v.padding = VariantShape::Padding::ell;
+  else if (outer == "sell16" || outer == "sell32") v.padding = VariantShape::Padding::sell;
+  else if (outer.rfind("sell", 0) == 0) v.padding = VariantShape::Padding::sorted_sell;
+  const size_t c = variant.find('/', b + 1);
+  const std::string_view schedule = variant.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
+  v.row_family = schedule.rfind("static", 0) == 0 || schedule.rfind("dynamic", 0) == 0;
+  if (const size_t t = schedule.find("-tpr"); t != std::string_view::npos)
+    v.tpr = std::max(1, std::atoi(std::string(schedule.substr(t + 4)).c_str()));
+  return v;
 }
 
 // Bytes a variant's layout reads per compulsory byte of a matrix: padding multiplies the entry and column
 // bytes (ell: longest row / mean row; sell: the sampled padding of sell32; sorted sell: that of
 // sell32s256; csr, hola, hisparse: none). 0 when the features do not say (older records).
-double traffic_factor(const std::string& variant, const MatrixFeatures& f, int components, int vector_components,
-                      Precision p) {
-  const size_t a = variant.find('/'), dash = variant.find('-', a + 1);
-  if (a == std::string::npos || dash == std::string::npos || f.nnz <= 0 || f.mean_row <= 0) return 0;
-  const std::string outer = variant.substr(a + 1, dash - a - 1);
+double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p) {
+  if (f.nnz <= 0 || f.mean_row <= 0) return 0;
   double padding = 1;
-  if (outer == "ell")
+  if (v.padding == VariantShape::Padding::ell)
     padding = static_cast<double>(f.max_row) / f.mean_row;
-  else if (outer == "sell16" || outer == "sell32")
+  else if (v.padding == VariantShape::Padding::sell)
     padding = f.sell_padding;
-  else if (outer.rfind("sell", 0) == 0)
+  else if (v.padding == VariantShape::Padding::sorted_sell)
     padding = f.sorted_sell_padding;
   if (padding <= 0) return 0;
   const double s = scalar_bytes(p), entry = components * s + 4, vectors = (f.rows + f.cols) * vector_components * s;
@@ -96,14 +156,9 @@ double traffic_factor(const std::string& variant, const MatrixFeatures& f, int c
 // H100 (41,101 entries in 2.3 ms); a rough figure that only needs to flag the hopeless cases. Hola and
 // hisparse balance entries instead: 0.
 constexpr double kSerialStepUs = 0.2;
-double critical_path_us(const std::string& variant, const MatrixFeatures& f) {
-  const size_t a = variant.find('/'), b = variant.find('/', a + 1);
-  if (a == std::string::npos || b == std::string::npos) return 0;
-  const std::string schedule = variant.substr(b + 1, variant.find('/', b + 1) - b - 1);
-  if (schedule.rfind("static", 0) != 0 && schedule.rfind("dynamic", 0) != 0) return 0;
-  int tpr = 1;
-  if (const size_t t = schedule.find("-tpr"); t != std::string::npos) tpr = std::max(1, std::atoi(schedule.c_str() + t + 4));
-  return static_cast<double>(f.max_row) / tpr * kSerialStepUs;
+double critical_path_us(const VariantShape& v, const MatrixFeatures& f) {
+  if (!v.row_family) return 0;
+  return static_cast<double>(f.max_row) / v.tpr * kSerialStepUs;
 }
 
 }  // namespace
@@ -112,16 +167,9 @@ double critical_path_us(const std::string& variant, const MatrixFeatures& f) {
 // schedules the search sweeps together (hola: the layout and kind, any entries per thread). Textual, for
 // speed: prediction must stay within a millisecond.
 std::string variant_pair_key(const std::string& variant) {
-  const size_t a = variant.find('/'), b = variant.find('/', a + 1);
-  if (a == std::string::npos || b == std::string::npos) return variant;
-  const size_t c = variant.find('/', b + 1);
-  const std::string layout = variant.substr(a + 1, b - a - 1);
-  const std::string schedule = variant.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1);
-  const std::string kind = c == std::string::npos ? "" : variant.substr(c + 1);
-  std::string tpr = "1";
-  if (const size_t t = schedule.find("-tpr"); t != std::string::npos) tpr = schedule.substr(t + 4);
-  if (schedule.rfind("hola", 0) == 0) tpr = "";
-  return layout + "/" + tpr + "/" + kind;
+  const PairParts p = pair_parts(variant);
+  if (!p.ok) return variant;
+  return std::string(p.layout) + "/" + std::string(p.tpr) + "/" + std::string(p.kind);
 }
 
 const std::array<const char*, kModelFeatures>& model_feature_names() {
@@ -170,7 +218,6 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     for (const MatrixRecord* r : db_.records()) {
       if ((r->entry == q.entry) == transfer || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
       if (r->hash == filter.exclude_hash || (!filter.exclude_family.empty() && family_of_domain(r->domain) == filter.exclude_family)) continue;
-      if (!search_best(*r, q.deterministic)) continue;
       int components = q.components;
       if (transfer) {  // the record's entry type must be known to compare entry sizes
         if (!EntryRegistry::instance().contains(r->entry)) continue;
@@ -183,29 +230,38 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     }
     return near;
   };
-  auto near = gather(false);
+  // The nearest records that have a search best, looked for in distance order (finding a record's best
+  // walks all its measurements: too slow to do for every record).
+  auto nearest_with_best = [&](std::vector<std::pair<double, const MatrixRecord*>> all) {
+    std::sort(all.begin(), all.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+    std::vector<std::pair<double, const MatrixRecord*>> kept;
+    for (const auto& n : all) {
+      if (kept.size() >= static_cast<size_t>(neighbours_)) break;
+      if (search_best(*n.second, q.deterministic)) kept.push_back(n);
+    }
+    return kept;
+  };
+  auto near = nearest_with_best(gather(false));
   if (near.empty()) {
-    near = gather(true);
+    near = nearest_with_best(gather(true));
     out.transferred = true;
   }
   if (near.empty()) return out;
-  const size_t k = std::min(near.size(), static_cast<size_t>(neighbours_));
-  std::partial_sort(near.begin(), near.begin() + k, near.end(),
-                    [](const auto& l, const auto& r) { return l.first < r.first; });
-  near.resize(k);
+  const size_t k = near.size();
 
   // Inverse-square weights, softened so an exact twin does not silence the others entirely.
-  std::vector<Profile> profiles;
+  std::vector<Profile> profiles(k);
   std::vector<double> weights;
   std::vector<int> components;  // of each neighbour's entry type (transfer: not the query's)
   std::vector<const MeasurementRecord*> bests;  // each neighbour's best (looked up once: it walks the record)
   double weight_sum = 0;
-  for (const auto& [d, r] : near) {
+  for (size_t j = 0; j < k; ++j) {
+    const auto& [d, r] = near[j];
     bests.push_back(search_best(*r, q.deterministic));
     components.push_back(EntryRegistry::instance().contains(r->entry)
                              ? EntryRegistry::instance().get(r->entry).num_components()
                              : q.components);
-    profiles.push_back(profile_of(*r, q.deterministic, out.transferred ? q.entry : ""));
+    fill_profile(*r, q.deterministic, out.transferred ? q.entry : "", profiles[j]);
     weights.push_back(1.0 / ((d + 0.2) * (d + 0.2)));
     weight_sum += weights.back();
     out.neighbours.push_back({r->name, r->hash, d, 0});
@@ -217,35 +273,37 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
                                     : 1;
   // Candidates: what any neighbour ran near its best, and each neighbour's best hola variant (balanced by
   // entries: the fallback for a query whose rows are far more skewed than any neighbour's).
-  std::set<std::string> candidates;
+  std::set<std::string_view> candidates;
   for (const auto& p : profiles) {
-    const std::pair<const std::string, double>* hola = nullptr;
+    const std::pair<const std::string_view, double>* hola = nullptr;
     for (const auto& entry : p.log_relative) {
       if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
-      if (entry.first.find("/hola-") != std::string::npos && (!hola || entry.second < hola->second)) hola = &entry;
+      if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
     }
     if (hola) candidates.insert(hola->first);
   }
-  for (const auto& v : candidates) {
+  for (const std::string_view v : candidates) {
     Candidate c;
-    c.variant = v;
+    c.variant = std::string(v);
+    const VariantShape shape = shape_of(v);
+    const size_t pair = pair_hash(v);
     double mean = 0;
     std::vector<double> logs(k);
     // A layout that pads more on the query than on the neighbour reads more bytes there: its time
     // scales by the ratio (ELL tuned on a regular grid, then run on an irregular mesh).
-    const double here = traffic_factor(v, q.features, q.components, vector_components, q.precision);
-    const double critical_us = critical_path_us(v, q.features);
+    const double here = traffic_factor(shape, q.features, q.components, vector_components, q.precision);
+    const double critical_us = critical_path_us(shape, q.features);
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
-      logs[j] = estimate(profiles[j], v);
-      const double there = traffic_factor(v, r.features, components[j], vector_components, q.precision);
+      logs[j] = estimate(profiles[j], v, pair);
+      const double there = traffic_factor(shape, r.features, components[j], vector_components, q.precision);
       if (here > 0 && there > 0) logs[j] += std::log(here / there);
       // The chain of the query's longest row against what the neighbour's time already holds: its time
       // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour).
       const MeasurementRecord* best = bests[j];
       if (critical_us > 0 && best && r.compulsory_bytes > 0) {
         const double scaled_us = best->median_us * std::exp(logs[j]) * q.compulsory_bytes / r.compulsory_bytes;
-        const double held_us = std::max(scaled_us, critical_path_us(v, r.features));
+        const double held_us = std::max(scaled_us, critical_path_us(shape, r.features));
         if (critical_us > held_us) logs[j] += std::log(critical_us / held_us);
       }
       c.measured_on += profiles[j].log_relative.count(v) > 0;
