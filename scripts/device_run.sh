@@ -13,7 +13,8 @@
 #   policy and unroll kernels), renumbered-tests (the GPU tests of renumbered @rcm variants), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
 #   tests), profile-winners (Nsight Compute on the main set's winners listed in scripts/profile_main_winners.txt,
 #   summarised by scripts/ncu_summary.py), quick-vs-full (tune --quick and a full tune of tests/data from the
-#   database of this cache, each in a copy of it; scripts/quick_vs_full.py); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
+#   database of this cache, each in a copy of it; scripts/quick_vs_full.py), hola-ab (scripts/ab_hola.sh with this
+#   binary), ncu-hola (scripts/ncu_source.sh: per-SASS-instruction counts and stalls of hola_spmv); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
 #   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
 set -uo pipefail
 out=$1; shift
@@ -99,6 +100,12 @@ for step in "$@"; do
       scripts/profile_variants.sh "$out/prof" scripts/profile_main_winners.txt
       python3 scripts/ncu_summary.py "$out"/prof/*.csv | tee "$out/ncu_summary.txt"
       tar czf "$out/prof.tar.gz" -C "$out" prof && rm -rf "$out/prof" ;;  # the device tool returns few files
+    hola-ab)  # the hola variants of scripts/ab_hola.sh with this binary alone (cold, main set): a baseline
+      scripts/ab_hola.sh "$out/hola_ab" "main=$bin/jitsparse" ;;
+    ncu-hola)  # instruction-level Nsight Compute of hola_spmv on a regular grid and on the R-MAT graph
+      scripts/ncu_source.sh "$out/ncu" laplacian_large_f32 "$bin/jitsparse" laplacian_large f32 real.f32/hola-aos-aos/hola-128x8-ept16
+      scripts/ncu_source.sh "$out/ncu" graph_f64 "$bin/jitsparse" graph_irregular f64 real.f64/hola-aos-aos/hola-256x4-ept4
+      tar czf "$out/ncu.tar.gz" -C "$out" ncu && rm -rf "$out/ncu" ;;
     quick-vs-full)
       for kind in quick full; do
         rm -rf "/tmp/qvf-$kind" && mkdir -p "/tmp/qvf-$kind" && cp -r "$JITSPARSE_CACHE/tuning" "/tmp/qvf-$kind/"
