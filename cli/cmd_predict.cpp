@@ -72,7 +72,8 @@ int run_predict(const std::vector<std::string>& args) {
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       // Host time of run-time selection; its features and model are timed again apart (cheap), the rest
-      // is hashing the matrix for the exact lookup (only where a record of the same shape exists).
+      // is hashing the matrix for the exact lookup (only where a record of the same shape exists) and,
+      // for a narrow (-d16) pick, the pass over the columns that checks they fit (with RCM for @rcm).
       auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
       };
@@ -88,7 +89,7 @@ int run_predict(const std::vector<std::string>& args) {
       const double model_ms = since(t0);
       std::printf("\n%s %s op %s (%lld x %lld, %lld entries, %.1f MB): %s, level %s (%s)\n  selection took %.2f ms of "
                   "host time: its features %.2f ms, the model %.2f ms, the rest the exact lookup (a hash of the matrix when a "
-                  "record of its shape exists)\n",
+                  "record of its shape exists) and, for a narrow pick, the check that its columns fit\n",
                   a.name.c_str(), to_string(p).c_str(), to_string(op).c_str(), static_cast<long long>(a.rows),
                   static_cast<long long>(a.cols), static_cast<long long>(a.nnz()), compulsory_bytes(a, p) / 1e6,
                   s.variant.name().c_str(), s.level.c_str(), s.detail.c_str(), ms, features_ms, model_ms);
