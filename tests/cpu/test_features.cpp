@@ -122,3 +122,29 @@ TEST_CASE("features: the sampled distance from the diagonal sees a thin band of 
   exact /= static_cast<double>(a.nnz());
   CHECK(compute_features(a).mean_distance_from_diagonal == doctest::Approx(exact).epsilon(0.1));
 }
+
+TEST_CASE("features: a matrix large enough for the sampled passes' own thread") {
+  // 300,000 rows (past the 2^18 from which compute_features samples on a second thread): a tridiagonal
+  // band, whose features are known exactly.
+  HostMatrix a;
+  a.entry = EntryRegistry::instance().get("real");
+  a.rows = a.cols = 300000;
+  a.row_ptr.assign(1, 0);
+  for (int32_t r = 0; r < a.rows; ++r) {
+    for (int32_t c = r - 1; c <= r + 1; ++c)
+      if (c >= 0 && c < a.cols) {
+        a.col_idx.push_back(c);
+        a.values.push_back(1.0);
+      }
+    a.row_ptr.push_back(static_cast<int32_t>(a.col_idx.size()));
+  }
+  const MatrixFeatures f = compute_features(a);
+  CHECK(f.nnz == 3 * 300000 - 2);
+  CHECK(f.max_row == 3);
+  CHECK(f.empty_rows == 0);
+  CHECK(f.mean_row == doctest::Approx((3.0 * 300000 - 2) / 300000));
+  CHECK(f.max_bandwidth == 2);
+  CHECK(f.mean_distance_from_diagonal == doctest::Approx(2.0 / 3).epsilon(0.01));
+  CHECK(f.sell_padding == doctest::Approx(1.0).epsilon(0.01));
+  CHECK(f.sorted_sell_padding == doctest::Approx(1.0).epsilon(0.01));
+}
