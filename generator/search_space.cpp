@@ -63,19 +63,21 @@ std::vector<Variant> structural_variants(const std::vector<std::string>& entries
   return out;
 }
 
+Schedule hola_schedule(const ScheduleLimits& l, int threads, int ept) {
+  Schedule s;
+  s.kind = ScheduleKind::hola;
+  s.threads = threads;
+  // Half the threads an SM holds: twice the registers per thread keep more of a thread's loads in
+  // flight (H100, same variants: 1.0-1.4x over full occupancy on 22 of 26 main-set cases, NOTES.md).
+  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / threads / 2));
+  s.entries_per_thread = ept;
+  return s;
+}
+
 std::vector<Schedule> hola_schedules(const ScheduleLimits& l) {
   std::vector<Schedule> out;
   for (int t : thread_counts(l))
-    for (int ept : {1, 2, 4, 8, 16, 32}) {
-      Schedule s;
-      s.kind = ScheduleKind::hola;
-      s.threads = t;
-      // Half the threads an SM holds: twice the registers per thread keep more of a thread's loads in
-      // flight (H100, same variants: 1.0-1.4x over full occupancy on 22 of 26 main-set cases, NOTES.md).
-      s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / t / 2));
-      s.entries_per_thread = ept;
-      out.push_back(s);
-    }
+    for (int ept : {1, 2, 4, 8, 16, 32}) out.push_back(hola_schedule(l, t, ept));
   return out;
 }
 

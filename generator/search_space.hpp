@@ -25,7 +25,9 @@ std::vector<Schedule> all_schedules(const ScheduleLimits& l, const std::vector<i
 // variants (they differ in generated code beyond template numbers).
 std::vector<Variant> structural_variants(const std::vector<std::string>& entries, const Schedule& base = {},
                                          Op op = Op::n);
-// Every hola schedule: n_t x entries per thread {1..32}, n_b from n_t (shared memory not checked here).
+// A hola schedule of n_t threads and ept entries per thread, n_b half an SM's threads over n_t; and every
+// one: n_t x entries per thread {1..32} (shared memory not checked here).
+Schedule hola_schedule(const ScheduleLimits& l, int threads, int ept);
 std::vector<Schedule> hola_schedules(const ScheduleLimits& l);
 
 // Size of the full search space for one entry type and precision and op n on a GPU.

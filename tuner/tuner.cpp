@@ -139,17 +139,6 @@ Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big,
   return s;
 }
 
-Schedule hola_schedule(const ScheduleLimits& l, int threads, int ept) {
-  Schedule s;
-  s.kind = ScheduleKind::hola;
-  s.threads = threads;
-  // Half the threads an SM holds: twice the registers per thread keep more of a thread's loads in
-  // flight (H100, same variants: 1.0-1.4x over full occupancy on 22 of 26 main-set cases, NOTES.md).
-  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / threads / 2));
-  s.entries_per_thread = ept;
-  return s;
-}
-
 }  // namespace
 
 std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& o,
