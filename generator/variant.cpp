@@ -55,7 +55,7 @@ Schedule Schedule::parse(const std::string& s) {
     r.cached_matrix = m[6].matched;
   } else {
     throw InvalidArgument("cannot read schedule '" + s +
-                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, static-256x8-u4-cached, hola-256x8-ept4 or "
+                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, static-256x8-u4-cached, hola-256x4-ept4 or "
                           "hisparse-128x8-g16-big4096)");
   }
   check_schedule(r);
@@ -107,7 +107,7 @@ void check_variant(const Variant& v, int max_threads_per_block, int max_threads_
   const bool hola_layout = v.layout.outer == OuterLayout::hola, hola_schedule = v.schedule.kind == ScheduleKind::hola;
   if (hola_layout != hola_schedule)
     throw InvalidArgument("variant " + v.name() + ": " +
-                          (hola_layout ? "a hola layout needs a hola schedule (e.g. hola-256x8-ept4)"
+                          (hola_layout ? "a hola layout needs a hola schedule (e.g. hola-256x4-ept4)"
                                        : "a hola schedule runs on hola layouts only (e.g. hola-aos-aos)"));
   const bool hi_layout = v.layout.outer == OuterLayout::hisparse, hi_schedule = v.schedule.kind == ScheduleKind::hisparse;
   if (hi_layout != hi_schedule)

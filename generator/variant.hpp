@@ -40,7 +40,7 @@ struct Schedule {
   int unroll = 2;
 
   // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached",
-  // "hola-256x8-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-s"
+  // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-s"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
   int entries_per_block() const { return threads * entries_per_thread; }
