@@ -155,4 +155,8 @@ void from_json(const nlohmann::json& j, MatrixFeatures& f) {
   if (j.contains("narrow_fits")) get("narrow_fits", f.narrow_fits);
 }
 
+bool renumbering_may_pay(const MatrixFeatures& f) {
+  return f.rows == f.cols && f.rows >= kRenumberingMinRows && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
+}
+
 }  // namespace jitsparse

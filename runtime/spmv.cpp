@@ -1,6 +1,8 @@
 #include "runtime/spmv.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -59,6 +61,31 @@ cudaKernel_t permute_kernel(Context& ctx, Precision p, int components, VectorLay
   return ctx.kernel(s);
 }
 
+// JITSPARSE_PROGRAMMATIC_LAUNCH=0 launches the kernel after its prologue the plain way.
+bool programmatic_launch_allowed() {
+  static const bool allowed = [] {
+    const char* v = std::getenv("JITSPARSE_PROGRAMMATIC_LAUNCH");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return allowed;
+}
+
+// The kernel of a two-kernel product, allowed to start before its prologue ends: it waits for the
+// prologue's writes itself (templates/jitsparse/grid_dependency.cuh).
+cudaError_t launch_after_prologue(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, cudaStream_t stream) {
+  cudaLaunchAttribute attribute[1] = {};
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), args);
+}
+
 }  // namespace
 
 SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
@@ -85,6 +112,7 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   check_variant(v, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
   if (v.has_prologue()) prologue_ = ctx.prologue(v);
+  programmatic_ = prologue_ && d.major >= 9 && programmatic_launch_allowed();
   block_ = dim3(static_cast<unsigned>(v.schedule.threads));
   const long long rows = a.rows(), cols = a.cols();
   int* block_row = nullptr;
@@ -158,10 +186,13 @@ void SpmvLaunch::launch_product() const {
   void* args[1] = {variant_.precision == Precision::f32 ? const_cast<void*>(static_cast<const void*>(&pf_))
                                                         : const_cast<void*>(static_cast<const void*>(&pd_))};
   cudaError_t e = cudaSuccess;
-  if (prologue_ && prologue_grid_.x > 0)
+  const bool after_prologue = prologue_ && prologue_grid_.x > 0;
+  if (after_prologue)
     e = cudaLaunchKernel(reinterpret_cast<const void*>(prologue_), prologue_grid_, dim3(256), args, 0, ctx_->stream());
   if (e == cudaSuccess && grid_.x > 0)
-    e = cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid_, block_, args, 0, ctx_->stream());
+    e = after_prologue && programmatic_
+            ? launch_after_prologue(kernel_, grid_, block_, args, ctx_->stream())
+            : cudaLaunchKernel(reinterpret_cast<const void*>(kernel_), grid_, block_, args, 0, ctx_->stream());
   if (e != cudaSuccess) cuda_check(e, "launch " + variant_.name());  // the message only when it failed: a hot path
 }
 

@@ -30,6 +30,9 @@ class SpmvLaunch {
   Variant variant_;
   cudaKernel_t kernel_, prologue_ = nullptr;
   dim3 grid_, block_, prologue_grid_;
+  // After a prologue, the kernel starts while the prologue runs (grid_dependency.cuh): sm_90 and later,
+  // unless JITSPARSE_PROGRAMMATIC_LAUNCH=0 (to measure what it gains).
+  bool programmatic_ = false;
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
   // Renumbered variants: the scratch vectors in P A P^T's numbering and the two moves (permute.cuh).

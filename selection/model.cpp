@@ -57,6 +57,63 @@ size_t pair_hash(std::string_view variant) {
   return k;
 }
 
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// The tuner's last stage (policy_twins) times twins of its fastest variants that differ only in narrow
+// column indices (-d16 on the layout), cached loads (-cached) or unrolling (-uN on the schedule). A
+// variant's form: whether it is narrow or renumbered, whether its layout has a narrow form, its wide twin
+// and its base (all three policies removed: the variant the twins were made from).
+struct PolicyForm {
+  std::string wide, base, narrow_twin;  // narrow_twin: empty unless the layout has a narrow form
+  bool narrow = false, renumbered = false;
+};
+
+PolicyForm policy_form(std::string_view v) {
+  PolicyForm f;
+  f.renumbered = v.find('@') != std::string_view::npos;
+  const size_t a = v.find('/'), b = a == std::string_view::npos ? a : v.find('/', a + 1);
+  if (b == std::string_view::npos) {
+    f.wide = f.base = std::string(v);
+    return f;
+  }
+  std::string_view layout = v.substr(a + 1, b - a - 1);
+  const size_t c = v.find_first_of("/@", b + 1);
+  const std::string_view schedule = v.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
+  const std::string_view rest = c == std::string_view::npos ? std::string_view() : v.substr(c);
+  f.narrow = ends_with(layout, "-d16");
+  if (f.narrow) layout.remove_suffix(4);
+  const std::string_view outer = layout.substr(0, layout.find('-'));
+  const bool can_be_narrow = outer == "csr" || outer == "ell" || outer.rfind("sell", 0) == 0;
+  std::string_view plain = schedule;
+  if (ends_with(plain, "-cached")) plain.remove_suffix(7);
+  if (const size_t u = plain.rfind("-u"); u != std::string_view::npos && u + 2 < plain.size() &&
+                                          plain.find_first_not_of("0123456789", u + 2) == std::string_view::npos)
+    plain = plain.substr(0, u);
+  const std::string head(v.substr(0, a + 1));
+  f.wide = head + std::string(layout) + "/" + std::string(schedule) + std::string(rest);
+  f.base = head + std::string(layout) + "/" + std::string(plain) + std::string(rest);
+  if (can_be_narrow) f.narrow_twin = head + std::string(layout) + "-d16/" + std::string(schedule) + std::string(rest);
+  return f;
+}
+
+// A narrow twin's expected log(time / its wide twin's) where it was not timed: a share of log(bytes with
+// 16-bit column offsets / bytes with 32-bit columns) (the matrix arrays and the vectors, read once). In
+// the H100 training database (1,000 twin pairs timed) the gain was 55-60% of the bytes' on matrices of
+// L2 size and more and none (+2.5%, median) on those below a quarter of L2, which are latency-bound:
+// the share rises from 0 at L2 / 4 to 0.6 at L2.
+double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes, int components,
+                        int vector_components, Precision p) {
+  if (f.nnz <= 0 || l2_bytes <= 0) return 0;
+  const double s = scalar_bytes(p), vectors = (f.rows + f.cols) * vector_components * s;
+  const double nnz = static_cast<double>(f.nnz), rows = static_cast<double>(f.rows);
+  const double bytes =
+      std::log((nnz * (components * s + 2) + 4 * rows + vectors) / (nnz * (components * s + 4) + 4 * rows + vectors));
+  const double against_l2 = std::log2(std::max(compulsory_bytes, 1.0) / static_cast<double>(l2_bytes));
+  return bytes * 0.6 * std::clamp((against_l2 + 2.0) / 2.0, 0.0, 1.0);
+}
+
 // A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair. Keys
 // view the record's names (or, transferred, the renamed copies in `names`).
 struct Profile {
@@ -102,9 +159,17 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
   }
 }
 
-double estimate(const Profile& p, std::string_view variant, size_t pair) {
+// A variant's log(time / best) on a neighbour: as timed; else from its wide twin or its base (a policy
+// twin of a variant the neighbour timed: narrow ones gain their bytes, narrow_log), else from the best of
+// its pair plus a guess, else unknown.
+double estimate(const Profile& p, std::string_view variant, size_t pair, const PolicyForm& form, double narrow_log) {
   if (auto it = p.log_relative.find(variant); it != p.log_relative.end()) return it->second;
   if (p.failed.count(variant)) return kFailedLog;
+  const double narrowing = form.narrow ? narrow_log : 0.0;
+  if (form.narrow)
+    if (auto it = p.log_relative.find(form.wide); it != p.log_relative.end()) return it->second + narrowing;
+  if (form.base != variant)
+    if (auto it = p.log_relative.find(form.base); it != p.log_relative.end()) return it->second + narrowing;
   if (auto it = p.pair_best.find(pair); it != p.pair_best.end()) return it->second + kScheduleGuess;
   return kUnknownLog;
 }
@@ -282,9 +347,42 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     }
     if (hola) candidates.insert(hola->first);
   }
+  // What the query can run, as the tuner would time it: renumbered variants only where renumbering may
+  // pay (else two moves of x and y for nothing); narrow ones only where the columns fit 16 bits, and there
+  // (or where that is not known: run-time selection falls back to the wide twin) the narrow twin of every
+  // wide candidate too, since neighbours timed narrow twins of their own fastest variants only.
+  const bool may_renumber = renumbering_may_pay(q.features), narrow_ok = q.features.narrow_fits != 0;
+  std::deque<std::string> twins;
+  std::set<std::string_view> runnable;
+  std::unordered_map<std::string_view, PolicyForm> forms;
+  std::set<std::string_view> made;  // narrow twins made here
+  auto add = [&](std::string_view v, PolicyForm f) {
+    if (runnable.insert(v).second) forms.emplace(v, std::move(f));
+  };
   for (const std::string_view v : candidates) {
+    PolicyForm f = policy_form(v);
+    if (f.renumbered && !may_renumber) continue;
+    if (f.narrow && !narrow_ok && !f.renumbered) {
+      twins.push_back(f.wide);
+      add(twins.back(), policy_form(twins.back()));
+      continue;
+    }
+    if (!f.narrow && !f.narrow_twin.empty() && narrow_ok) {
+      twins.push_back(f.narrow_twin);
+      if (!candidates.count(twins.back())) made.insert(twins.back());
+      add(twins.back(), policy_form(twins.back()));
+    }
+    add(v, std::move(f));
+  }
+  std::vector<double> narrow_logs(k);  // each neighbour's bytes ratio of narrow offsets
+  for (size_t j = 0; j < k; ++j)
+    narrow_logs[j] = narrow_log_ratio(near[j].second->features, near[j].second->compulsory_bytes, l2_bytes_, components[j],
+                                      vector_components, q.precision);
+  for (const std::string_view v : runnable) {
     Candidate c;
     c.variant = std::string(v);
+    c.twin = made.count(v) > 0;
+    const PolicyForm& form = forms.at(v);
     const VariantShape shape = shape_of(v);
     const size_t pair = pair_hash(v);
     double mean = 0;
@@ -295,7 +393,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const double critical_us = critical_path_us(shape, q.features);
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
-      logs[j] = estimate(profiles[j], v, pair);
+      logs[j] = estimate(profiles[j], v, pair, form, narrow_logs[j]);
       const double there = traffic_factor(shape, r.features, components[j], vector_components, q.precision);
       if (here > 0 && there > 0) logs[j] += std::log(here / there);
       // The chain of the query's longest row against what the neighbour's time already holds: its time

@@ -38,6 +38,9 @@ struct Candidate {
   double expected_relative = 0;  // geometric mean of (its time / the best) over the neighbours, weighted
   double spread = 0;             // weighted standard deviation of log(relative time) over the neighbours
   int measured_on = 0;           // neighbours that timed it (the others are estimated from its layout)
+  // The narrow twin of a wide candidate, made by the model (neighbours time narrow twins of their own
+  // fastest variants only). Quick tuning leaves these to its last round, which times the fastest's twins.
+  bool twin = false;
 };
 
 struct Prediction {

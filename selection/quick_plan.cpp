@@ -18,9 +18,17 @@ std::vector<std::string> quick_round_one(const Prediction& p, const QuickPlan& p
   auto add = [&](const std::string& v) {
     if (seen.insert(v).second) out.push_back(v);
   };
-  for (int i = 0; i < plan.lead && i < static_cast<int>(p.ranked.size()); ++i) add(p.ranked[i].variant);
+  // Narrow twins the model made (Candidate::twin) are left to the last round, which times the fastest's.
+  int lead = 0;
+  for (const auto& c : p.ranked) {
+    if (lead >= plan.lead) break;
+    if (c.twin) continue;
+    add(c.variant);
+    ++lead;
+  }
   for (const auto& c : p.ranked) {
     if (static_cast<int>(pairs.size()) >= plan.pairs) break;
+    if (c.twin) continue;
     if (pairs.insert(variant_pair_key(c.variant)).second) add(c.variant);
   }
   return out;
@@ -45,7 +53,7 @@ std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& p
     int taken = 0;
     for (const auto& c : p.ranked) {
       if (taken >= plan.per_pair) break;
-      if (variant_pair_key(c.variant) != pair) continue;
+      if (c.twin || variant_pair_key(c.variant) != pair) continue;
       ++taken;
       if (!done.count(c.variant)) out.push_back(c.variant);
     }

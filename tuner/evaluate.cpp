@@ -97,12 +97,22 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
     if (options_.holdout == "family") filter.exclude_family = family_of_domain(r->domain);
     const int components =
         EntryRegistry::instance().contains(r->entry) ? EntryRegistry::instance().get(r->entry).num_components() : 1;
+    // Quick tuning predicts as the tuner does, knowing whether the columns fit narrow offsets (it checks);
+    // the model's first choice as run-time selection does, from compute_features (which leaves that
+    // unknown), its narrow pick falling back to the wide twin where they do not fit (select_variant).
     const Prediction pred = model.predict(
         {r->features, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic, components}, filter);
-    if (!pred.empty()) {
-      p.model = pred.ranked.front().variant;
-      p.expected = pred.ranked.front().expected_relative;
-      p.confidence = pred.confidence;
+    MatrixFeatures run_time = r->features;
+    run_time.narrow_fits = -1;
+    const Prediction first = model.predict(
+        {run_time, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic, components}, filter);
+    if (!pred.empty() && !first.empty()) {
+      Variant chosen = Variant::parse(first.ranked.front().variant);
+      if (chosen.layout.narrow && chosen.ordering == Ordering::none && r->features.narrow_fits == 0)
+        chosen.layout.narrow = false;
+      p.model = chosen.name();
+      p.expected = first.ranked.front().expected_relative;
+      p.confidence = first.confidence;
       p.quick = pred;
       if (const MatrixRecord* n = db.find(pred.neighbours.front().hash, r->precision, r->op)) {
         p.nearest_winner = options_.deterministic ? n->deterministic_winner : n->winner;

@@ -280,10 +280,6 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
   return out;
 }
 
-bool renumbering_may_pay(const MatrixFeatures& f) {
-  return f.rows == f.cols && f.rows >= kRenumberingMinRows && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
-}
-
 namespace {
 
 // The largest block count of the search with t * b within the SM's threads.

@@ -180,11 +180,7 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
 // fit 16 bits) the narrow form of each csr, ell or sell one; those `measured` lacks.
 constexpr int kOrderingLayouts = 4;
 std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
-// Square, at least kRenumberingMinRows rows (smaller ones are launch-bound: two more launches cannot pay),
-// and a mean distance of the entries from the diagonal above 5% of the rows (a random order has about a
-// third; the meshes of the built-in set in a generator's or a scanner's order 0.8-2%).
-constexpr int64_t kRenumberingMinRows = 16384;
-bool renumbering_may_pay(const MatrixFeatures& f);
+// renumbering_may_pay (core/features.hpp) says which matrices get the renumbering stage.
 // Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
 // the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,
 // dynamic} and the seed itself (at most 13 schedules); the refined grid around a pair's best is every

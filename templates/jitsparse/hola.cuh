@@ -17,6 +17,7 @@
 //   hola_scatter: A^T x / A^H x: rows decoded per thread into shared memory, then each entry's product is
 //                 added into y by atomics, with coalesced loads issued in groups.
 #pragma once
+#include "jitsparse/grid_dependency.cuh"
 #include "jitsparse/layouts.cuh"
 #include "jitsparse/params.cuh"
 
@@ -27,10 +28,18 @@
 #define JITSPARSE_HOLA_UNROLLED_MAX 4
 #endif
 
+// Where hola_spmv waits for hola_prepare (grid_dependency.cuh): 1, after its first group of product loads
+// is out (the block rows are loaded after the wait, so the owners' row bounds take one more round trip);
+// 0, at its start (the launch overlaps, the loads do not).
+#ifndef JITSPARSE_HOLA_WAIT_LATE
+#define JITSPARSE_HOLA_WAIT_LATE 1
+#endif
+
 namespace jitsparse {
 
 template <class T, class E, class Vec, int NPB, int EPT, bool ScaleCols>
 __global__ void __launch_bounds__(256) hola_prepare(const __grid_constant__ SpmvParams<T> p) {
+  let_main_kernel_launch();
   const int n = ScaleCols && p.cols > p.rows ? p.cols : p.rows;
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x) {
     if (r < p.rows) {
@@ -198,13 +207,20 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
   const int n = avail <= 0 ? 0 : avail < EPT ? avail : EPT;
   const int s0 = e0 + t * EPT, s1 = s0 + n;  // this thread's entries (meaningful where n > 0)
 
-  // The block's rows [lo, hi]: hi is the row of the next block's first entry (an upper bound). Their
-  // loads, and those of this thread's row for hola_first_rows, overlap the products' (below).
-  const int lo = p.block_row[blockIdx.x];
-  const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
+  // The block's rows [lo, hi]: hi is the row of the next block's first entry (an upper bound), both
+  // written by hola_prepare. Their loads, and those of this thread's row for hola_first_rows, overlap the
+  // products' (below). Every write to y comes after the wait too (hola_prepare scales y's shared rows).
+  int lo = 0, hi = 0;
+  auto load_block_rows = [&]() {
+    wait_for_prologue();
+    lo = p.block_row[blockIdx.x];
+    hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
+  };
+  if constexpr (!JITSPARSE_HOLA_WAIT_LATE) load_block_rows();
   bool owned_rows = false;
   int own_begin = 0, own_end = 0;
   auto issued = [&]() {
+    if constexpr (JITSPARSE_HOLA_WAIT_LATE) load_block_rows();
     owned_rows = hi - lo < HolaOwnedRows<NT>::value;
     hola_owned_bounds(p.row_ptr, lo, hi, owned_rows, own_begin, own_end);
   };
@@ -364,6 +380,7 @@ __global__ void __launch_bounds__(NT, NB) hola_scatter(const __grid_constant__ S
   const int e0 = static_cast<int>(e0l);
   const int count = static_cast<int>(e0l + kEntries < p.nnz ? kEntries : p.nnz - e0l);
   const int s0 = e0 + t * EPT;
+  wait_for_prologue();  // hola_prepare wrote the block rows and scaled y
   const int lo = p.block_row[blockIdx.x];
   const int hi = blockIdx.x + 1 < gridDim.x ? p.block_row[blockIdx.x + 1] : p.rows - 1;
   const bool owned_rows = hi - lo < HolaOwnedRows<NT>::value;

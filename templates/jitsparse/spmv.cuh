@@ -8,6 +8,7 @@
 // L is the load policy of the matrix arrays (load.cuh: LoadStreaming or LoadCached), U the iterations of
 // a row's loop unrolled (loads in flight per thread).
 #pragma once
+#include "jitsparse/grid_dependency.cuh"
 #include "jitsparse/layouts.cuh"
 #include "jitsparse/params.cuh"
 #include "jitsparse/schedules.cuh"
@@ -79,6 +80,7 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
       typename E::Vector xv;  // x is indexed by the matrix row: one load per row
       Vec::template load_x<E>(p, Outer::matrix_row(p, row), xv);
       const int base = Outer::column_base(p, row);
+      wait_for_prologue();  // scale_y has set y = beta * y (the loads above are already out)
 #pragma unroll U
       for (int k = lane; k < len; k += TPR) {
         const int pos = begin + k * stride;
@@ -109,6 +111,7 @@ __global__ void __launch_bounds__(NT, NB) spmv_scatter(const __grid_constant__ S
 // y = beta * y over the p.cols elements of y, before spmv_scatter adds into it (256 threads per block).
 template <class T, class E, class Vec>
 __global__ void __launch_bounds__(256) scale_y(const __grid_constant__ SpmvParams<T> p) {
+  let_main_kernel_launch();
   for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < p.cols; j += gridDim.x * blockDim.x)
     Vec::template scale_y<E>(p, j);
 }

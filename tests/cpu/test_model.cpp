@@ -19,6 +19,7 @@
 #include "core/yardstick.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
+#include "selection/quick_plan.hpp"
 #include "selection/select.hpp"
 #include "tuner/evaluate.hpp"
 #include "tuner/tuner.hpp"
@@ -497,6 +498,74 @@ TEST_CASE("model: a query with rows far longer than any neighbour's gets a varia
     const Prediction g = predict_real_f64(model, banded(7000, 7, "grid"));
     REQUIRE(!g.ranked.empty());
     CHECK(g.ranked.front().variant == kEll);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("model: narrow twins where the columns may fit, renumbered variants only where renumbering may pay") {
+  // The grids' neighbours timed ELL wide only, and ELL renumbered (as if their order had been random).
+  const std::string narrow = "real.f64/ell-aos-aos-d16/static-256x8";
+  const std::string renumbered = "real.f64/ell-aos-aos/static-256x8@rcm";
+  const std::string dir =
+      std::filesystem::temp_directory_path() / ("jitsparse-model-twins-" + std::to_string(::getpid()));
+  {
+    TuningDatabase db(test_gpu(), dir);
+    auto rel = families()[0].relative;
+    rel[renumbered] = 1.02;
+    for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of("regular", i), "regular", rel));
+    const SelectionModel model(db, test_gpu().l2_bytes);
+    auto find = [](const Prediction& p, const std::string& v) {
+      return std::find_if(p.ranked.begin(), p.ranked.end(), [&](const Candidate& c) { return c.variant == v; });
+    };
+    const HostMatrix grid = banded(7000, 7, "grid");
+    ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
+    REQUIRE(q.features.narrow_fits == -1);  // compute_features leaves it unknown: twins are proposed
+    Prediction p = model.predict(q);
+    auto twin = find(p, narrow), wide = find(p, kEll);
+    REQUIRE(twin != p.ranked.end());
+    REQUIRE(wide != p.ranked.end());
+    CHECK(twin->twin);
+    CHECK_FALSE(wide->twin);
+    CHECK(twin->measured_on == 0);
+    // Neighbours far below L2 gain nothing from narrow offsets (latency-bound): the twin is expected at
+    // the wide one's time and ranks after it (timed on fewer neighbours).
+    CHECK(twin->expected_relative == doctest::Approx(wide->expected_relative));
+    CHECK(p.ranked.front().variant == kEll);
+    // Quick tuning leaves the twins to its last round.
+    for (const auto& v : quick_round_one(p, quick_plan(0))) CHECK(v.find("-d16") == std::string::npos);
+    // The grid is small and in order: no renumbered candidate.
+    CHECK(find(p, renumbered) == p.ranked.end());
+
+    // Columns known not to fit 16 bits: no narrow candidate.
+    q.features.narrow_fits = 0;
+    p = model.predict(q);
+    for (const auto& c : p.ranked) CHECK(c.variant.find("-d16") == std::string::npos);
+
+    // A large randomly numbered query may be renumbered.
+    q.features.narrow_fits = 1;
+    q.features.rows = q.features.cols = 4 * kRenumberingMinRows;
+    q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(q.features.rows);
+    REQUIRE(renumbering_may_pay(q.features));
+    CHECK(find(model.predict(q), renumbered) != model.predict(q).ranked.end());
+  }
+  std::filesystem::remove_all(dir);
+  {
+    // Neighbours of four times L2: a narrow twin is expected 0.6 x its bytes' gain faster than the wide
+    // variant it was made from.
+    TuningDatabase db(test_gpu(), dir);
+    for (int i = 0; i < 6; ++i) {
+      MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", families()[0].relative);
+      r.compulsory_bytes = 4.0 * static_cast<double>(test_gpu().l2_bytes);
+      db.upsert(r);
+    }
+    const SelectionModel model(db, test_gpu().l2_bytes);
+    const HostMatrix grid = banded(7000, 7, "grid");
+    const Prediction p =
+        model.predict({compute_features(grid), 4.0 * static_cast<double>(test_gpu().l2_bytes), "real", Precision::f64, Op::n, false});
+    REQUIRE_FALSE(p.empty());
+    CHECK(p.ranked.front().variant == "real.f64/ell-aos-aos-d16/static-256x8");
+    CHECK(p.ranked.front().twin);
+    CHECK(p.ranked.front().expected_relative < 0.95);  // 12 -> 10 bytes per entry, and the vectors
   }
   std::filesystem::remove_all(dir);
 }
