@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <deque>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -69,6 +70,15 @@ struct PolicyForm {
   std::string wide, base, narrow_twin;  // narrow_twin: empty unless the layout has a narrow form
   bool narrow = false, renumbered = false;
 };
+
+// Whether a variant's layout is narrow ("-d16" ends the segment after the entry type).
+bool is_narrow(std::string_view v) {
+  const size_t a = v.find('/'), b = a == std::string_view::npos ? a : v.find('/', a + 1);
+  return b != std::string_view::npos && ends_with(v.substr(a + 1, b - a - 1), "-d16");
+}
+
+// How many of the first wide candidates get their narrow twin rated (SelectionModel::predict).
+constexpr size_t kTwinSeeds = 8;
 
 PolicyForm policy_form(std::string_view v) {
   PolicyForm f;
@@ -159,11 +169,11 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
   }
 }
 
-// A variant's log(time / best) on a neighbour: as timed; else from its wide twin or its base (a policy
+// A variant's log(time / best) on a neighbour that did not time it (the caller looks up what it timed):
+// failed there; else from its wide twin or its base (a policy
 // twin of a variant the neighbour timed: narrow ones gain their bytes, narrow_log), else from the best of
 // its pair plus a guess, else unknown.
 double estimate(const Profile& p, std::string_view variant, size_t pair, const PolicyForm& form, double narrow_log) {
-  if (auto it = p.log_relative.find(variant); it != p.log_relative.end()) return it->second;
   if (p.failed.count(variant)) return kFailedLog;
   const double narrowing = form.narrow ? narrow_log : 0.0;
   if (form.narrow)
@@ -348,41 +358,29 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     if (hola) candidates.insert(hola->first);
   }
   // What the query can run, as the tuner would time it: renumbered variants only where renumbering may
-  // pay (else two moves of x and y for nothing); narrow ones only where the columns fit 16 bits, and there
-  // (or where that is not known: run-time selection falls back to the wide twin) the narrow twin of every
-  // wide candidate too, since neighbours timed narrow twins of their own fastest variants only.
+  // pay (else two moves of x and y for nothing), narrow ones only where the columns may fit 16 bits (else
+  // their wide twins).
   const bool may_renumber = renumbering_may_pay(q.features), narrow_ok = q.features.narrow_fits != 0;
-  std::deque<std::string> twins;
+  std::deque<std::string> made;  // names of the twins made here (views into them stay valid)
   std::set<std::string_view> runnable;
-  std::unordered_map<std::string_view, PolicyForm> forms;
-  std::set<std::string_view> made;  // narrow twins made here
-  auto add = [&](std::string_view v, PolicyForm f) {
-    if (runnable.insert(v).second) forms.emplace(v, std::move(f));
-  };
   for (const std::string_view v : candidates) {
-    PolicyForm f = policy_form(v);
-    if (f.renumbered && !may_renumber) continue;
-    if (f.narrow && !narrow_ok && !f.renumbered) {
-      twins.push_back(f.wide);
-      add(twins.back(), policy_form(twins.back()));
+    const bool renumbered = v.find('@') != std::string_view::npos;
+    if (renumbered && !may_renumber) continue;
+    if (!narrow_ok && !renumbered && is_narrow(v)) {
+      made.push_back(policy_form(v).wide);
+      runnable.insert(made.back());
       continue;
     }
-    if (!f.narrow && !f.narrow_twin.empty() && narrow_ok) {
-      twins.push_back(f.narrow_twin);
-      if (!candidates.count(twins.back())) made.insert(twins.back());
-      add(twins.back(), policy_form(twins.back()));
-    }
-    add(v, std::move(f));
+    runnable.insert(v);
   }
-  std::vector<double> narrow_logs(k);  // each neighbour's bytes ratio of narrow offsets
+  std::vector<double> narrow_logs(k);  // each neighbour's expected gain of narrow offsets
   for (size_t j = 0; j < k; ++j)
     narrow_logs[j] = narrow_log_ratio(near[j].second->features, near[j].second->compulsory_bytes, l2_bytes_, components[j],
                                       vector_components, q.precision);
-  for (const std::string_view v : runnable) {
+  auto rate = [&](std::string_view v) {
     Candidate c;
     c.variant = std::string(v);
-    c.twin = made.count(v) > 0;
-    const PolicyForm& form = forms.at(v);
+    std::optional<PolicyForm> form;  // parsed only for a variant some neighbour did not time
     const VariantShape shape = shape_of(v);
     const size_t pair = pair_hash(v);
     double mean = 0;
@@ -393,7 +391,13 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const double critical_us = critical_path_us(shape, q.features);
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
-      logs[j] = estimate(profiles[j], v, pair, form, narrow_logs[j]);
+      if (auto it = profiles[j].log_relative.find(v); it != profiles[j].log_relative.end()) {
+        logs[j] = it->second;
+        ++c.measured_on;
+      } else {
+        if (!form) form = policy_form(v);
+        logs[j] = estimate(profiles[j], v, pair, *form, narrow_logs[j]);
+      }
       const double there = traffic_factor(shape, r.features, components[j], vector_components, q.precision);
       if (here > 0 && there > 0) logs[j] += std::log(here / there);
       // The chain of the query's longest row against what the neighbour's time already holds: its time
@@ -404,14 +408,39 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         const double held_us = std::max(scaled_us, critical_path_us(shape, r.features));
         if (critical_us > held_us) logs[j] += std::log(critical_us / held_us);
       }
-      c.measured_on += profiles[j].log_relative.count(v) > 0;
       mean += out.neighbours[j].weight * logs[j];
     }
     double var = 0;
     for (size_t j = 0; j < k; ++j) var += out.neighbours[j].weight * (logs[j] - mean) * (logs[j] - mean);
     c.expected_relative = std::exp(mean);
     c.spread = std::sqrt(var);
-    out.ranked.push_back(c);
+    return c;
+  };
+  for (const std::string_view v : runnable) out.ranked.push_back(rate(v));
+  // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
+  // another ranks below a steady one), then the one timed on more neighbours.
+  auto score = [](const Candidate& c) { return std::log(c.expected_relative) + 0.25 * c.spread; };
+  auto rank = [&]() {
+    std::sort(out.ranked.begin(), out.ranked.end(), [&](const Candidate& l, const Candidate& r) {
+      if (score(l) != score(r)) return score(l) < score(r);
+      if (l.measured_on != r.measured_on) return l.measured_on > r.measured_on;
+      return l.variant < r.variant;
+    });
+  };
+  // Neighbours timed narrow twins of their own fastest variants only: where the query's columns may fit,
+  // the narrow twins of the first wide candidates are rated too (the others would not reach the top).
+  if (narrow_ok) {
+    rank();
+    const size_t seeds = std::min<size_t>(kTwinSeeds, out.ranked.size());
+    for (size_t i = 0; i < seeds; ++i) {
+      if (out.ranked[i].variant.find('@') != std::string::npos || is_narrow(out.ranked[i].variant)) continue;
+      std::string twin = policy_form(out.ranked[i].variant).narrow_twin;
+      if (twin.empty() || runnable.count(twin)) continue;
+      made.push_back(std::move(twin));
+      runnable.insert(made.back());
+      out.ranked.push_back(rate(made.back()));
+      out.ranked.back().twin = true;
+    }
   }
   // The padding and longest-row terms can slow every candidate down: expected times stay relative to the
   // fastest expected one.
@@ -433,14 +462,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
                                     }),
                      out.ranked.end());
   }
-  // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
-  // another ranks below a steady one), then the one timed on more neighbours.
-  auto score = [](const Candidate& c) { return std::log(c.expected_relative) + 0.25 * c.spread; };
-  std::sort(out.ranked.begin(), out.ranked.end(), [&](const Candidate& l, const Candidate& r) {
-    if (score(l) != score(r)) return score(l) < score(r);
-    if (l.measured_on != r.measured_on) return l.measured_on > r.measured_on;
-    return l.variant < r.variant;
-  });
+  rank();
   if (out.ranked.empty()) return out;
 
   // Confidence: the first candidate's spread over the neighbours and how far the nearest one is.
