@@ -148,15 +148,16 @@ struct HolaGroup {
   static constexpr int value = kFit < EPT ? kFit : EPT;
 };
 
-// The products of a block's entries into shared memory (hola_spmv's first phase), entry e0 + l by thread
-// l % NT, stored at the padded index l + l / 32. A group of G entries is loaded before any is used, so a
-// thread waits for one round trip per group, not per entry. Not Full (the last block): the missing
-// entries load the block's last entry again and store zero, without branches.
-// issued() runs once the first group's loads are out: loads that do not depend on them go out then and
-// overlap their round trip.
-template <bool Full, class T, class E, class Inner, class Vec, class Mac, int NT, int EPT, int G, int P, class Issued>
-__device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, int count, T (&prod)[E::V][P],
-                                              Issued issued) {
+// The products of a block's entries, entry e0 + l by thread l % NT (coalesced). A group of G entries is
+// loaded before any is used, so a thread waits for one round trip per group, not per entry. Not Full (the
+// last block): the missing entries load the block's last entry again and are passed on as not valid,
+// without branches. x_at(l, col): the element of x entry l multiplies (its column for A x, its row for
+// the scatter); use(l, col, valid, product) takes each product. issued() runs once the first group's
+// loads are out: loads that do not depend on them go out then and overlap their round trip.
+template <bool Full, class T, class E, class Inner, class Vec, class Mac, int NT, int EPT, int G, class XAt, class Use,
+          class Issued>
+__device__ __forceinline__ void hola_entry_products(const SpmvParams<T>& p, int e0, int count, XAt x_at, Use use,
+                                                    Issued issued) {
   const int t = threadIdx.x;
 #pragma unroll
   for (int i0 = 0; i0 < EPT; i0 += G) {
@@ -174,7 +175,7 @@ __device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, in
     if (i0 == 0) issued();
 #pragma unroll
     for (int g = 0; g < G; ++g)
-      if (i0 + g < EPT) Vec::template load_x<E>(p, col[g], xv[g]);
+      if (i0 + g < EPT) Vec::template load_x<E>(p, x_at((i0 + g) * NT + t, col[g]), xv[g]);
 #pragma unroll
     for (int g = 0; g < G; ++g) {
       if (i0 + g < EPT) {
@@ -184,12 +185,24 @@ __device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, in
         Mac::template mac<E>(acc, a[g], xv[g]);
         T out[E::V];
         E::get(acc, out);
-        const bool valid = Full || l < count;
-#pragma unroll
-        for (int c = 0; c < E::V; ++c) prod[c][l + (l >> 5)] = valid ? out[c] : T(0);
+        use(l, col[g], Full || l < count, out);
       }
     }
   }
+}
+
+// hola_spmv's first phase: the products into shared memory at the padded index l + l / 32 (zero for the
+// missing entries of the last block).
+template <bool Full, class T, class E, class Inner, class Vec, class Mac, int NT, int EPT, int G, int P, class Issued>
+__device__ __forceinline__ void hola_products(const SpmvParams<T>& p, int e0, int count, T (&prod)[E::V][P],
+                                              Issued issued) {
+  hola_entry_products<Full, T, E, Inner, Vec, Mac, NT, EPT, G>(
+      p, e0, count, [](int, int col) { return col; },
+      [&](int l, int, bool valid, const T (&out)[E::V]) {
+#pragma unroll
+        for (int c = 0; c < E::V; ++c) prod[c][l + (l >> 5)] = valid ? out[c] : T(0);
+      },
+      issued);
 }
 
 template <class T, class E, class Inner, class Vec, class Mac, int NT, int NB, int EPT>
@@ -257,6 +270,13 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
 #pragma unroll
     for (int c = 0; c < V; ++c) acc[c] = T(0);
   };
+  auto next_row_holding = [&](int k) {  // past row r to the row holding entry k (hola_prepare did the empty ones)
+    do {
+      ++r;
+      row_begin = row_end;
+      row_end = __ldg(p.row_ptr + r + 1);
+    } while (k >= row_end);
+  };
   // Few entries per thread (EPT <= JITSPARSE_HOLA_UNROLLED_MAX): unrolled over the entries, a row's end checked
   // at each. More: row by row, each segment a short loop over shared memory, so a warp runs as many loop
   // bodies as its longest segments take (unrolled, the row-end code ran for every entry: ~45 instructions
@@ -269,11 +289,7 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
         const int k = s0 + j;
         if (k >= row_end) {
           finish_row();
-          do {  // the next row holding k (empty rows were handled by hola_prepare)
-            ++r;
-            row_begin = row_end;
-            row_end = __ldg(p.row_ptr + r + 1);
-          } while (k >= row_end);
+          next_row_holding(k);
         }
         const int l = t * EPT + j;
 #pragma unroll
@@ -297,11 +313,7 @@ __global__ void __launch_bounds__(NT, NB) hola_spmv(const __grid_constant__ Spmv
       }
       finish_row();
       if (k == s1) break;
-      do {  // the next row holding k (empty rows were handled by hola_prepare)
-        ++r;
-        row_begin = row_end;
-        row_end = __ldg(p.row_ptr + r + 1);
-      } while (k >= row_end);
+      next_row_holding(k);
     }
   }
 
@@ -397,38 +409,13 @@ __global__ void __launch_bounds__(NT, NB) hola_scatter(const __grid_constant__ S
     }
   }
   __syncthreads();
-  // Groups of G entries loaded before any is used (see hola_spmv); missing entries of the last block
-  // load its last entry again and add nothing.
-  constexpr int G = HolaGroup<T, E, NT, NB, EPT>::value;
-#pragma unroll
-  for (int i0 = 0; i0 < EPT; i0 += G) {
-    int col[G], row[G];
-    typename E::Matrix a[G];
-    typename E::Vector xv[G];
-#pragma unroll
-    for (int g = 0; g < G; ++g) {
-      if (i0 + g < EPT) {
-        const int l = min((i0 + g) * NT + t, count - 1);
-        col[g] = load_matrix(p.col_idx + e0 + l);
-        Inner::template load<E, LoadStreaming>(p, e0 + l, a[g]);
-        row[g] = row_of[l];
-      }
-    }
-#pragma unroll
-    for (int g = 0; g < G; ++g)
-      if (i0 + g < EPT) Vec::template load_x<E>(p, row[g], xv[g]);
-#pragma unroll
-    for (int g = 0; g < G; ++g) {
-      if (i0 + g < EPT && (i0 + g) * NT + t < count) {
-        typename E::Vector acc;
-        E::zero(acc);
-        Mac::template mac<E>(acc, a[g], xv[g]);
-        T out[E::V];
-        E::get(acc, out);
-        Vec::template add_y_atomic<E>(p, col[g], out);
-      }
-    }
-  }
+  // Each entry's product added into y at its column; missing entries of the last block add nothing.
+  hola_entry_products<false, T, E, Inner, Vec, Mac, NT, EPT, HolaGroup<T, E, NT, NB, EPT>::value>(
+      p, e0, count, [&](int l, int) { return row_of[min(l, count - 1)]; },
+      [&](int, int col, bool valid, const T (&out)[E::V]) {
+        if (valid) Vec::template add_y_atomic<E>(p, col, out);
+      },
+      [] {});
 }
 
 }  // namespace jitsparse
