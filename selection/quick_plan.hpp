@@ -12,14 +12,15 @@ namespace jitsparse {
 // 1. the model's first `lead` candidates, and the best-ranked variant of each of its first `pairs` (layout,
 //    threads per row, kind) pairs, so that a wrong guess of the pair costs one measurement, not the answer;
 // 2. the model's first `per_pair` schedules of the `best_pairs` pairs that ran fastest in round one;
-// 3. (with `grid`) the search's own stage two on the fastest so far: its coarse schedule grid, then the
-//    refinement around the grid's best (the caller makes those: tuner.hpp);
+// 3. (with `grid`) the search's own stage two on the fastest so far: its coarse schedule grid (of the
+//    fastest's schedule kind only), then the refinement around the grid's best (the caller makes those:
+//    tuner/quick_tune.hpp);
 // 4. the cached-load (and on large matrices unrolled) twins of the `twins` fastest (tuner.hpp
 //    policy_twins), as the search's last stage.
-// Why: the model's ranking rarely puts the best variant first (45% within 10% of the best on the H100) but
-// mostly holds the right pair among its first. With these defaults, leave-one-out on the H100 (146
-// records): within 10% of the full search's best on 90%, within 3% on 77%, about 49 variants against the
-// search's 250 (NOTES.md, seventh session).
+// Why: the model's ranking rarely puts the best variant first (33% within 10% of the best on the H100) but
+// mostly holds the right pair among its first. With these defaults, leave one matrix out on the H100 (144
+// records of the training database): within 10% of the full search's best on 93%, within 3% on 72%, at
+// 13.9% of the search's GPU time (NOTES.md, thirteenth session).
 // Before quick tuning re-times its finalists, the first runs this many milliseconds untimed: the GPU idles
 // while quick tuning compiles, and a 3 us kernel re-timed right after ran at 8-10 us (seventh session).
 // Counted in the evaluation's estimate of quick tuning's GPU time.

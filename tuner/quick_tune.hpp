@@ -20,7 +20,7 @@ namespace jitsparse {
 // (`earlier`, in order; time_of: what they measured): the tuner measures a step and asks for the next,
 // jitsparse evaluate walks them over a record. Step 0: the model's candidates of round one; 1: round two;
 // 2 and 3 (round three, with plan.grid and a known entry type): the coarse schedule grid around the fastest
-// so far, then the refinement around the fastest of step 2; 4 (round four): the policy twins of the
+// so far (of its schedule kind), then the refinement around the fastest of step 2; 4 (round four): the policy twins of the
 // fastest (unrolled ones too when `unroll`, narrow ones when `narrow`: the matrix fits 16-bit column
 // offsets). A step may repeat variants measured before.
 constexpr int kQuickSteps = 5;

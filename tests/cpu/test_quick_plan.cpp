@@ -112,10 +112,16 @@ TEST_CASE("quick steps: the grid around the fastest, its refinement, then the po
   for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, false, steps, times_of(t)));
   CHECK(steps[0] == quick_round_one(p, plan));
   CHECK(steps[1] == quick_round_two(p, plan, times_of(t)));
-  // Step 2: the search's coarse grid around the fastest so far (ell 64x24 at 7 us).
+  // Step 2: the search's coarse grid around the fastest so far (ell 64x24 at 7 us), of its schedule kind.
   steps.push_back(quick_step(2, p, plan, &real, limits, false, false, steps, times_of(t)));
+  const Variant seed = Variant::parse(kRanking[5]);
   std::vector<std::string> coarse;
-  for (const auto& v : coarse_grid_variants(real, Variant::parse(kRanking[5]), limits)) coarse.push_back(v.name());
+  bool other_kind = false;
+  for (const auto& v : coarse_grid_variants(real, seed, limits)) {
+    if (v.schedule.kind == seed.schedule.kind) coarse.push_back(v.name());
+    else other_kind = true;
+  }
+  CHECK(other_kind);  // the search's grid has both kinds; quick tuning's only the seed's
   CHECK(steps[2] == coarse);
   // Step 3: the refinement around the fastest of step 2.
   t[coarse.back()] = 6.0;
