@@ -344,7 +344,15 @@ bool offsets_fit(const HostMatrix& a, Number number) {
 }  // namespace
 
 bool narrow_columns_fit(const HostMatrix& a) {
-  return offsets_fit(a, [](int64_t i) { return i; });
+  // Columns are sorted within a row (HostMatrix): its first and last bound all its offsets, so a pass over
+  // the rows decides (run-time selection checks a narrow pick this way; a pass over the entries took
+  // 0.4 ms on a matrix of a million entries). Packing still checks every offset.
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t begin = a.row_ptr[r], end = a.row_ptr[r + 1];
+    if (begin < end && (!narrow_offset_fits(a.col_idx[begin] - r) || !narrow_offset_fits(a.col_idx[end - 1] - r)))
+      return false;
+  }
+  return true;
 }
 
 bool narrow_columns_fit(const HostMatrix& a, const std::vector<int32_t>& perm) {

@@ -718,6 +718,13 @@ TEST_CASE("packing: narrow layouts (-d16) hold 16-bit column offsets from the ro
   CHECK(narrow_columns_fit(fits));
   const HostMatrix far = from_rows(real, 40000, {{0, 32768}, {1}});
   CHECK_FALSE(narrow_columns_fit(far));
+  // The check reads each row's first and last column (sorted): too far below the row, then inside both
+  // bounds with entries between.
+  std::vector<std::vector<int32_t>> rows(32780);
+  rows[32779] = {10, 20, 32779};  // 32769 below the row
+  CHECK_FALSE(narrow_columns_fit(from_rows(real, 40000, rows)));
+  rows[32779] = {12, 20, 32779, 39999};  // 32767 below, 7220 above: fits
+  CHECK(narrow_columns_fit(from_rows(real, 40000, rows)));
   CHECK_THROWS_WITH_AS(pack(far, Layout::parse("sell32-aos-aos-d16"), Precision::f64),
                        doctest::Contains("-d16"), InvalidArgument);
   CHECK_NOTHROW(pack(far, Layout::parse("sell32-aos-aos"), Precision::f64));
