@@ -127,10 +127,13 @@ int run_tune(const std::vector<std::string>& args) {
       std::printf("%-28s %-5s %-46s\n", m["name"].get<std::string>().c_str(), m["precision"].get<std::string>().c_str(), "(none)");
       continue;
     }
-    std::printf("%-28s %-5s %-46s %10.2f %9.0f %8.2fx\n", m["name"].get<std::string>().c_str(),
+    // Quick tuning times a schedule-only variant (csr-aos-aos) only where the model proposed one: "-".
+    char vs[32] = "-";
+    if (!m["speedup_over_schedule_only"].is_null() && m["speedup_over_schedule_only"].get<double>() > 0)
+      std::snprintf(vs, sizeof vs, "%.2fx", m["speedup_over_schedule_only"].get<double>());
+    std::printf("%-28s %-5s %-46s %10.2f %9.0f %9s\n", m["name"].get<std::string>().c_str(),
                 m["precision"].get<std::string>().c_str(), m["winner"]["variant"].get<std::string>().c_str(),
-                m["winner"]["median_us"].get<double>(), m["winner"]["gbps"].get<double>(),
-                m["speedup_over_schedule_only"].is_null() ? 0.0 : m["speedup_over_schedule_only"].get<double>());
+                m["winner"]["median_us"].get<double>(), m["winner"]["gbps"].get<double>(), vs);
   }
   for (const auto& d : doc["domains"])
     std::printf("domain %s (%s %s): %s, geometric-mean speedup over schedule-only %.2fx\n",
