@@ -77,8 +77,12 @@ struct TrainingFilter {
 
 // A k-nearest-neighbour ranking over the relative-time profiles of the matrices the tuner measured on this
 // GPU: every timed variant of every neighbour counts, not just its winner. A variant a neighbour did not
-// time (the staged search pruned it) is estimated by the best time of its layout and threads per row
-// there, a failed one counts as 4x slower. Construction is free; predict() reads the records it is given.
+// time (the staged search pruned it) is estimated from the variant its policy twin was made from (narrow
+// ones gaining a share of their bytes), else by the best time of its layout and threads per row there; a
+// failed one counts as 4x slower. The candidates are what the query can run as the tuner would time it:
+// renumbered (@rcm) ones only where renumbering_may_pay, narrow (-d16) ones only where the columns may fit,
+// and there the narrow twins of the first wide candidates too. Construction is free; predict() reads the
+// records it is given.
 class SelectionModel {
  public:
   SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours = 5);
