@@ -596,12 +596,12 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     job.renumbered = &renumbered(*job.a, job.record.hash);  // quick tuning and evaluate may ask for one
   // [renumbered]: the matrix as it is, or P A P^T (job.renumbered), and their transposed copies
   const HostMatrix* plain[2] = {job.a, job.renumbered ? &job.renumbered->matrix : nullptr};
-  std::unique_ptr<HostMatrix> transposed[2];
+  const HostMatrix* transposed[2] = {nullptr, nullptr};
   for (int r = 0; r < 2; ++r)
-    if (std::any_of(wanted.begin(), wanted.end(), [r](const Variant& v) {
+    if (plain[r] && std::any_of(wanted.begin(), wanted.end(), [r](const Variant& v) {
           return v.uses_transposed_copy() && (v.ordering != Ordering::none) == (r == 1);
         }))
-      transposed[r] = std::make_unique<HostMatrix>(transpose_pattern(*plain[r]));
+      transposed[r] = &transposed_copy(*plain[r], job.record.hash, r == 1);
   std::vector<std::unique_ptr<PackedMatrix>> packs(wanted.size());
   std::vector<std::string> errors(wanted.size());
   std::vector<std::thread> pool;
@@ -832,35 +832,43 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
 
 void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) {
   prepacked_.reset();
-  // Only the full search of A x packs the same layouts in every precision's first stage (quick tuning
-  // packs a few; the copy kind of op t/h packs transposed copies), and only a job that will run.
-  if (options_.quick || options_.op != Op::n) return;
+  // Only the full search packs the same layouts in every precision's first stage (quick tuning packs a
+  // few), and only a job that will run. Op t/h's copy kind packs the transposed copy (made here once for
+  // the matrix: the jobs of both precisions use it, transposed_copy).
+  if (options_.quick) return;
   if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
       old && old->complete && old->search == "full" && !options_.remeasure && !db_.stale())
     return;
   const double compulsory = compulsory_bytes(a, p);
-  std::vector<std::pair<std::string, Layout>> todo;  // what pack_layouts would pack (its checks, repeated)
+  struct Todo {
+    std::string key;
+    Layout layout;
+    const HostMatrix* matrix;
+  };
+  std::vector<Todo> todo;  // what pack_layouts would pack (its checks, repeated)
   int64_t total = 0;
   for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()))) {
     if ((v.layout.sorted() && !facts.sorting_pays) ||
         (v.layout.outer == OuterLayout::hisparse && !(v.layout == Layout::parse(options_.hisparse_layouts.front()))))
       continue;
     const std::string key = matrix_key(v);
-    if (std::any_of(todo.begin(), todo.end(), [&](const auto& t) { return t.first == key; })) continue;
-    const int64_t need = packed_bytes(a, v.layout, p);
+    if (std::any_of(todo.begin(), todo.end(), [&](const Todo& t) { return t.key == key; })) continue;
+    const HostMatrix& m = v.uses_transposed_copy() ? transposed_copy(a, facts.hash, false) : a;
+    const int64_t need = packed_bytes(m, v.layout, p);
     if (!pack_skip_reason(need, compulsory, options_.memory_cap_bytes, false).empty()) continue;
     total += need;
-    todo.emplace_back(key, v.layout);
+    todo.push_back({key, v.layout, &m});
   }
   if (todo.empty() || total > prepack_limit_bytes()) return;  // host memory: held until the job takes them
   auto pre = std::make_unique<Prepacked>();
   pre->hash = facts.hash;
   pre->precision = p;
-  pre->packs = std::async(std::launch::async, [&a, todo, p] {
+  // The transposed copy stays until the matrix changes, after tune() has waited for this (WaitForPrepack).
+  pre->packs = std::async(std::launch::async, [todo, p] {
     std::map<std::string, std::unique_ptr<PackedMatrix>> out;
-    for (const auto& [key, layout] : todo) {
+    for (const auto& t : todo) {
       try {
-        out[key] = std::make_unique<PackedMatrix>(pack(a, layout, p));
+        out[t.key] = std::make_unique<PackedMatrix>(pack(*t.matrix, t.layout, p));
       } catch (const std::exception&) {
         // pack_layouts packs it again and records why it fails
       }
@@ -1122,6 +1130,16 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   check_ = std::move(job.check);
   ++matrices_done_;
   return !stopped;
+}
+
+const HostMatrix& Tuner::transposed_copy(const HostMatrix& m, const std::string& hash, bool renumbered) {
+  const int r = renumbered ? 1 : 0;
+  if (!transposed_[r] || transposed_hash_[r] != hash) {
+    transposed_[r].reset();  // one matrix's copies at a time: host memory
+    transposed_[r] = std::make_unique<HostMatrix>(transpose_pattern(m));
+    transposed_hash_[r] = hash;
+  }
+  return *transposed_[r];
 }
 
 const PermutedMatrix& Tuner::renumbered(const HostMatrix& a, const std::string& hash) {

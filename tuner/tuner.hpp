@@ -140,6 +140,11 @@ class Tuner {
   std::unique_ptr<PermutedMatrix> renumbered_;
   std::string renumbered_hash_;
   bool renumbered_narrow_ = false;
+  // The transposed copies (A^T, and (P A P^T)^T with renumbered) that op t/h's copy kind packs, of the
+  // matrix tuned last: made once, not at every stage and precision (each a pass over the matrix).
+  const HostMatrix& transposed_copy(const HostMatrix& m, const std::string& hash, bool renumbered);
+  std::unique_ptr<HostMatrix> transposed_[2];
+  std::string transposed_hash_[2];
   std::string check_hash_;
   Op check_op_ = Op::n;
 };
