@@ -24,21 +24,69 @@ constexpr double kNearBest = 1.3;                   // a neighbour proposes its 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
-// The parts of a variant's pair key (variant_pair_key): its layout, threads per row (empty for hola, whose
-// schedules the search sweeps together) and transpose kind. Views into the name.
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// A variant name's parts, views into it: "entry.prec/layout/schedule[/op-kind][@ordering]" (Variant::name).
+// Textual, for speed: the model reads thousands of names per prediction.
+struct NameParts {
+  std::string_view head;      // "entry.prec/"
+  std::string_view layout, schedule;
+  std::string_view kind;      // "t-atomic" (empty for op n)
+  std::string_view ordering;  // "@rcm" (empty when not renumbered)
+  std::string_view rest;      // everything after the schedule
+  bool ok = false;            // the name had an entry, a layout and a schedule
+  bool narrow() const { return ends_with(layout, "-d16"); }
+  // Threads per row: the digits after "-tpr", "1" without, empty for hola (whose schedules the search
+  // sweeps together).
+  std::string_view tpr() const {
+    if (schedule.rfind("hola", 0) == 0) return {};
+    const size_t t = schedule.find("-tpr");
+    if (t == std::string_view::npos) return "1";
+    const std::string_view digits = schedule.substr(t + 4);
+    return digits.substr(0, digits.find_first_not_of("0123456789"));
+  }
+};
+
+NameParts split_name(std::string_view v) {
+  NameParts n;
+  const size_t a = v.find('/'), b = a == std::string_view::npos ? a : v.find('/', a + 1);
+  if (b == std::string_view::npos) return n;
+  const size_t at = v.find('@', b + 1);
+  const std::string_view body = v.substr(0, at);
+  const size_t c = body.find('/', b + 1);
+  n.head = v.substr(0, a + 1);
+  n.layout = v.substr(a + 1, b - a - 1);
+  n.schedule = body.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
+  n.kind = c == std::string_view::npos ? std::string_view() : body.substr(c + 1);
+  n.ordering = at == std::string_view::npos ? std::string_view() : v.substr(at);
+  n.rest = v.substr(b + 1 + n.schedule.size());
+  n.ok = true;
+  return n;
+}
+
+// The parts of a variant's pair key (variant_pair_key): its layout, what follows "-tpr" in the schedule
+// ("1" without, empty for hola) and the transpose kind, each as the name's text up to the next '/'. So a
+// renumbering suffix or a policy suffix after "-tprN" ("-tpr4-cached", "-tpr4@rcm") makes a pair of its
+// own while the same suffix without "-tpr" does not: a known inconsistency, kept because quick tuning's
+// rounds and the evaluated databases were measured with it (a consistent key moved quick tuning from
+// 93% / 72% to 89% / 66% within 10% / 3% offline, partly on variants the database never timed).
 struct PairParts {
   std::string_view layout, tpr, kind;
-  bool ok = false;  // the name had an entry, a layout and a schedule
+  bool ok = false;
 };
 
 PairParts pair_parts(std::string_view variant) {
   PairParts p;
-  const size_t a = variant.find('/'), b = a == std::string_view::npos ? a : variant.find('/', a + 1);
-  if (b == std::string_view::npos) return p;
-  const size_t c = variant.find('/', b + 1);
-  p.layout = variant.substr(a + 1, b - a - 1);
-  const std::string_view schedule = variant.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
-  p.kind = c == std::string_view::npos ? std::string_view() : variant.substr(c + 1);
+  const NameParts n = split_name(variant);
+  if (!n.ok) return p;
+  p.layout = n.layout;
+  // the schedule and kind as far as the next '/': the ordering goes with the last of them
+  const std::string_view with_ordering =
+      std::string_view((n.kind.empty() ? n.schedule : n.kind).data(), (n.kind.empty() ? n.schedule : n.kind).size() + n.ordering.size());
+  const std::string_view schedule = n.kind.empty() ? with_ordering : n.schedule;
+  p.kind = n.kind.empty() ? std::string_view() : with_ordering;
   p.tpr = "1";
   if (const size_t t = schedule.find("-tpr"); t != std::string_view::npos) p.tpr = schedule.substr(t + 4);
   if (schedule.rfind("hola", 0) == 0) p.tpr = "";
@@ -58,53 +106,39 @@ size_t pair_hash(std::string_view variant) {
   return k;
 }
 
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 // The tuner's last stage (policy_twins) times twins of its fastest variants that differ only in narrow
 // column indices (-d16 on the layout), cached loads (-cached) or unrolling (-uN on the schedule). A
-// variant's form: whether it is narrow or renumbered, whether its layout has a narrow form, its wide twin
-// and its base (all three policies removed: the variant the twins were made from).
+// variant's form: whether it is narrow, its wide twin, its base (all three policies removed: the variant
+// the twins were made from) and, where the layout has a narrow form, its narrow twin.
 struct PolicyForm {
   std::string wide, base, narrow_twin;  // narrow_twin: empty unless the layout has a narrow form
-  bool narrow = false, renumbered = false;
+  bool narrow = false;
 };
-
-// Whether a variant's layout is narrow ("-d16" ends the segment after the entry type).
-bool is_narrow(std::string_view v) {
-  const size_t a = v.find('/'), b = a == std::string_view::npos ? a : v.find('/', a + 1);
-  return b != std::string_view::npos && ends_with(v.substr(a + 1, b - a - 1), "-d16");
-}
 
 // How many of the first wide candidates get their narrow twin rated (SelectionModel::predict).
 constexpr size_t kTwinSeeds = 8;
 
 PolicyForm policy_form(std::string_view v) {
   PolicyForm f;
-  f.renumbered = v.find('@') != std::string_view::npos;
-  const size_t a = v.find('/'), b = a == std::string_view::npos ? a : v.find('/', a + 1);
-  if (b == std::string_view::npos) {
+  const NameParts n = split_name(v);
+  if (!n.ok) {
     f.wide = f.base = std::string(v);
     return f;
   }
-  std::string_view layout = v.substr(a + 1, b - a - 1);
-  const size_t c = v.find_first_of("/@", b + 1);
-  const std::string_view schedule = v.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
-  const std::string_view rest = c == std::string_view::npos ? std::string_view() : v.substr(c);
-  f.narrow = ends_with(layout, "-d16");
+  f.narrow = n.narrow();
+  std::string_view layout = n.layout;
   if (f.narrow) layout.remove_suffix(4);
   const std::string_view outer = layout.substr(0, layout.find('-'));
   const bool can_be_narrow = outer == "csr" || outer == "ell" || outer.rfind("sell", 0) == 0;
-  std::string_view plain = schedule;
+  std::string_view plain = n.schedule;
   if (ends_with(plain, "-cached")) plain.remove_suffix(7);
   if (const size_t u = plain.rfind("-u"); u != std::string_view::npos && u + 2 < plain.size() &&
                                           plain.find_first_not_of("0123456789", u + 2) == std::string_view::npos)
     plain = plain.substr(0, u);
-  const std::string head(v.substr(0, a + 1));
-  f.wide = head + std::string(layout) + "/" + std::string(schedule) + std::string(rest);
-  f.base = head + std::string(layout) + "/" + std::string(plain) + std::string(rest);
-  if (can_be_narrow) f.narrow_twin = head + std::string(layout) + "-d16/" + std::string(schedule) + std::string(rest);
+  const std::string head(n.head), wide_layout(layout), schedule(n.schedule), rest(n.rest);
+  f.wide = head + wide_layout + "/" + schedule + rest;
+  f.base = head + wide_layout + "/" + std::string(plain) + rest;
+  if (can_be_narrow) f.narrow_twin = head + wide_layout + "-d16/" + schedule + rest;
   return f;
 }
 
@@ -170,9 +204,8 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
 }
 
 // A variant's log(time / best) on a neighbour that did not time it (the caller looks up what it timed):
-// failed there; else from its wide twin or its base (a policy
-// twin of a variant the neighbour timed: narrow ones gain their bytes, narrow_log), else from the best of
-// its pair plus a guess, else unknown.
+// 4x where it failed there; else, for a policy twin of a variant the neighbour timed, that variant's (its
+// wide twin, else its base; a narrow one gains narrow_log); else its pair's best plus a guess; else 2x.
 double estimate(const Profile& p, std::string_view variant, size_t pair, const PolicyForm& form, double narrow_log) {
   if (p.failed.count(variant)) return kFailedLog;
   const double narrowing = form.narrow ? narrow_log : 0.0;
@@ -193,18 +226,14 @@ struct VariantShape {
 
 VariantShape shape_of(std::string_view variant) {
   VariantShape v;
-  const size_t a = variant.find('/'), b = a == std::string_view::npos ? a : variant.find('/', a + 1);
-  if (b == std::string_view::npos) return v;
-  const size_t dash = variant.find('-', a + 1);
-  const std::string_view outer = variant.substr(a + 1, (dash < b ? dash : b) - a - 1);
+  const NameParts n = split_name(variant);
+  if (!n.ok) return v;
+  const std::string_view outer = n.layout.substr(0, n.layout.find('-'));
   if (outer == "ell") v.padding = VariantShape::Padding::ell;
   else if (outer == "sell16" || outer == "sell32") v.padding = VariantShape::Padding::sell;
   else if (outer.rfind("sell", 0) == 0) v.padding = VariantShape::Padding::sorted_sell;
-  const size_t c = variant.find('/', b + 1);
-  const std::string_view schedule = variant.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
-  v.row_family = schedule.rfind("static", 0) == 0 || schedule.rfind("dynamic", 0) == 0;
-  if (const size_t t = schedule.find("-tpr"); t != std::string_view::npos)
-    v.tpr = std::max(1, std::atoi(std::string(schedule.substr(t + 4)).c_str()));
+  v.row_family = n.schedule.rfind("static", 0) == 0 || n.schedule.rfind("dynamic", 0) == 0;
+  if (v.row_family) v.tpr = std::max(1, std::atoi(std::string(n.tpr()).c_str()));
   return v;
 }
 
@@ -364,9 +393,10 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   std::deque<std::string> made;  // names of the twins made here (views into them stay valid)
   std::set<std::string_view> runnable;
   for (const std::string_view v : candidates) {
-    const bool renumbered = v.find('@') != std::string_view::npos;
+    const NameParts n = split_name(v);
+    const bool renumbered = !n.ordering.empty();
     if (renumbered && !may_renumber) continue;
-    if (!narrow_ok && !renumbered && is_narrow(v)) {
+    if (!narrow_ok && !renumbered && n.narrow()) {
       made.push_back(policy_form(v).wide);
       runnable.insert(made.back());
       continue;
@@ -433,7 +463,8 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     rank();
     const size_t seeds = std::min<size_t>(kTwinSeeds, out.ranked.size());
     for (size_t i = 0; i < seeds; ++i) {
-      if (out.ranked[i].variant.find('@') != std::string::npos || is_narrow(out.ranked[i].variant)) continue;
+      const NameParts n = split_name(out.ranked[i].variant);
+      if (!n.ordering.empty() || n.narrow()) continue;
       std::string twin = policy_form(out.ranked[i].variant).narrow_twin;
       if (twin.empty() || runnable.count(twin)) continue;
       made.push_back(std::move(twin));
