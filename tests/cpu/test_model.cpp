@@ -132,6 +132,25 @@ struct TempDb {
   ~TempDb() { std::filesystem::remove_all(dir); }
 };
 
+// A database of the regular family alone (ELL fastest) with `extra` timings added, every record's
+// compulsory bytes set to `compulsory` where that is > 0; its folder goes with it.
+struct GridDb {
+  std::string dir;
+  TuningDatabase db;
+  GridDb(const std::string& name, const std::map<std::string, double>& extra, double compulsory = 0)
+      : dir(std::filesystem::temp_directory_path() / ("jitsparse-model-" + name + "-" + std::to_string(::getpid()))),
+        db(test_gpu(), dir) {
+    auto rel = families()[0].relative;
+    for (const auto& [variant, relative] : extra) rel[variant] = relative;
+    for (int i = 0; i < 6; ++i) {
+      MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", rel);
+      if (compulsory > 0) r.compulsory_bytes = compulsory;
+      db.upsert(r);
+    }
+  }
+  ~GridDb() { std::filesystem::remove_all(dir); }
+};
+
 ModelQuery query_of(const MatrixRecord& r) {
   return {r.features, r.compulsory_bytes, r.entry, Precision::f64, Op::n, false};
 }
@@ -416,11 +435,8 @@ Prediction predict_real_f64(const SelectionModel& model, const HostMatrix& a) {
 TEST_CASE("model: a layout's padding on the query scales what its neighbours measured (ELL from grids)") {
   // Only regular grids were tuned, where ELL wins; the query's rows vary (lengths 1..13, one long row), so
   // ELL would read about max/mean times the entries there: it must not be the first choice.
-  const std::string dir =
-      std::filesystem::temp_directory_path() / ("jitsparse-model-padding-" + std::to_string(::getpid()));
   {
-    TuningDatabase db(test_gpu(), dir);
-    for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of("regular", i), "regular", families()[0].relative));
+    const GridDb grids("padding", {});
     RandomMatrixOptions o;
     o.rows = o.cols = 6000;
     o.mean_row = 7;
@@ -428,7 +444,7 @@ TEST_CASE("model: a layout's padding on the query scales what its neighbours mea
     o.long_row = 60;
     const HostMatrix irregular = random_matrix(EntryRegistry::instance().get("real"), o);
     REQUIRE(compute_features(irregular).max_row >= 60);
-    const SelectionModel model(db, test_gpu().l2_bytes);
+    const SelectionModel model(grids.db, test_gpu().l2_bytes);
     const Prediction p = predict_real_f64(model, irregular);
     REQUIRE(!p.ranked.empty());
     CHECK(p.ranked.front().variant != kEll);
@@ -440,7 +456,6 @@ TEST_CASE("model: a layout's padding on the query scales what its neighbours mea
     REQUIRE(!g.ranked.empty());
     CHECK(g.ranked.front().variant == kEll);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("model: features measure the padding of sell32 and of the sorted sell32s256") {
@@ -478,19 +493,14 @@ TEST_CASE("model: a query with rows far longer than any neighbour's gets a varia
   // Only grids were tuned (ELL fastest, hola 1.4x). The query has one row of 20,000 entries: a row kernel
   // spends max_row / tpr steps on it, far longer than the whole product should take, so hola comes first.
   const std::string hola = "real.f64/hola-aos-aos/hola-256x8-ept4";
-  const std::string dir =
-      std::filesystem::temp_directory_path() / ("jitsparse-model-skew-" + std::to_string(::getpid()));
   {
-    TuningDatabase db(test_gpu(), dir);
-    auto rel = families()[0].relative;
-    rel[hola] = 1.4;
-    for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of("regular", i), "regular", rel));
+    const GridDb grids("skew", {{hola, 1.4}});
     RandomMatrixOptions o;
     o.rows = o.cols = 30000;
     o.mean_row = 4;
     o.long_row = 20000;
     const HostMatrix skewed = random_matrix(EntryRegistry::instance().get("real"), o);
-    const SelectionModel model(db, test_gpu().l2_bytes);
+    const SelectionModel model(grids.db, test_gpu().l2_bytes);
     const Prediction p = predict_real_f64(model, skewed);
     REQUIRE(!p.ranked.empty());
     CHECK(p.ranked.front().variant == hola);
@@ -499,21 +509,15 @@ TEST_CASE("model: a query with rows far longer than any neighbour's gets a varia
     REQUIRE(!g.ranked.empty());
     CHECK(g.ranked.front().variant == kEll);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("model: narrow twins where the columns may fit, renumbered variants only where renumbering may pay") {
   // The grids' neighbours timed ELL wide only, and ELL renumbered (as if their order had been random).
   const std::string narrow = "real.f64/ell-aos-aos-d16/static-256x8";
   const std::string renumbered = "real.f64/ell-aos-aos/static-256x8@rcm";
-  const std::string dir =
-      std::filesystem::temp_directory_path() / ("jitsparse-model-twins-" + std::to_string(::getpid()));
   {
-    TuningDatabase db(test_gpu(), dir);
-    auto rel = families()[0].relative;
-    rel[renumbered] = 1.02;
-    for (int i = 0; i < 6; ++i) db.upsert(record_of(family_matrix_of("regular", i), "regular", rel));
-    const SelectionModel model(db, test_gpu().l2_bytes);
+    const GridDb grids("twins", {{renumbered, 1.02}});
+    const SelectionModel model(grids.db, test_gpu().l2_bytes);
     auto find = [](const Prediction& p, const std::string& v) {
       return std::find_if(p.ranked.begin(), p.ranked.end(), [&](const Candidate& c) { return c.variant == v; });
     };
@@ -546,19 +550,14 @@ TEST_CASE("model: narrow twins where the columns may fit, renumbered variants on
     q.features.rows = q.features.cols = 4 * kRenumberingMinRows;
     q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(q.features.rows);
     REQUIRE(renumbering_may_pay(q.features));
-    CHECK(find(model.predict(q), renumbered) != model.predict(q).ranked.end());
+    p = model.predict(q);
+    CHECK(find(p, renumbered) != p.ranked.end());
   }
-  std::filesystem::remove_all(dir);
   {
     // Neighbours of four times L2: a narrow twin is expected 0.6 x its bytes' gain faster than the wide
     // variant it was made from.
-    TuningDatabase db(test_gpu(), dir);
-    for (int i = 0; i < 6; ++i) {
-      MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", families()[0].relative);
-      r.compulsory_bytes = 4.0 * static_cast<double>(test_gpu().l2_bytes);
-      db.upsert(r);
-    }
-    const SelectionModel model(db, test_gpu().l2_bytes);
+    const GridDb grids("large-twins", {}, 4.0 * static_cast<double>(test_gpu().l2_bytes));
+    const SelectionModel model(grids.db, test_gpu().l2_bytes);
     const HostMatrix grid = banded(7000, 7, "grid");
     const Prediction p =
         model.predict({compute_features(grid), 4.0 * static_cast<double>(test_gpu().l2_bytes), "real", Precision::f64, Op::n, false});
@@ -567,5 +566,4 @@ TEST_CASE("model: narrow twins where the columns may fit, renumbered variants on
     CHECK(p.ranked.front().twin);
     CHECK(p.ranked.front().expected_relative < 0.95);  // 12 -> 10 bytes per entry, and the vectors
   }
-  std::filesystem::remove_all(dir);
 }
