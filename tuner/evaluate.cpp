@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -97,15 +98,19 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
     if (options_.holdout == "family") filter.exclude_family = family_of_domain(r->domain);
     const int components =
         EntryRegistry::instance().contains(r->entry) ? EntryRegistry::instance().get(r->entry).num_components() : 1;
-    // Quick tuning predicts as the tuner does, knowing whether the columns fit narrow offsets (it checks);
-    // the model's first choice as run-time selection does, from compute_features (which leaves that
-    // unknown), its narrow pick falling back to the wide twin where they do not fit (select_variant).
-    const Prediction pred = model.predict(
-        {r->features, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic, components}, filter);
-    MatrixFeatures run_time = r->features;
-    run_time.narrow_fits = -1;
-    const Prediction first = model.predict(
-        {run_time, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic, components}, filter);
+    // Quick tuning predicts as the tuner does, knowing whether the columns fit narrow offsets (it checks).
+    // The model's first choice as run-time selection makes it: from compute_features, which leaves that
+    // unknown (the model proposes narrow twins as where they fit), a narrow pick falling back to its wide
+    // twin where the columns do not fit (select_variant). So only a record known not to fit predicts twice.
+    const ModelQuery query{r->features, r->compulsory_bytes, r->entry, prec, options_.op, options_.deterministic, components};
+    const Prediction pred = model.predict(query, filter);
+    std::optional<Prediction> fit_unknown;
+    if (query.features.narrow_fits == 0) {
+      ModelQuery run_time = query;
+      run_time.features.narrow_fits = -1;
+      fit_unknown = model.predict(run_time, filter);
+    }
+    const Prediction& first = fit_unknown ? *fit_unknown : pred;
     if (!pred.empty() && !first.empty()) {
       Variant chosen = Variant::parse(first.ranked.front().variant);
       if (chosen.layout.narrow && chosen.ordering == Ordering::none && r->features.narrow_fits == 0)
