@@ -138,9 +138,10 @@ int run_evaluate(const std::vector<std::string>& args) {
       "jitsparse evaluate [matrices or folders...] [options]\n\n"
       "Leave-one-out over this GPU's tuning database: each fully tuned matrix is hidden in turn and the\n"
       "selection model predicts for it from the others (--holdout family hides its whole domain). Prints,\n"
-      "per matrix, the time of the model's choice, of quick tuning (two rounds over the model's candidates:\n"
-      "its first layout pairs, then the best pairs' schedules; the k column counts what it measured) and\n"
-      "of the rule of thumb over the exhaustive best, and the shares within 10% and 3%. On the GPU, variants\n"
+      "per matrix, the time of the model's choice (made as run-time selection makes it), of quick tuning\n"
+      "(its four rounds: the model's first layout pairs, the best pairs' schedules, the schedule grid around\n"
+      "the fastest, its policy twins; the k column counts what it measured) and of the rule of thumb over\n"
+      "the exhaustive best, and the shares within 10% and 3%. On the GPU, variants\n"
       "a predictor chose that the staged search never timed are measured first (the matrices are rebuilt\n"
       "from the built-in sets by name, or read from the given files), and so is cuSPARSE's best form.\n\nOptions");
   opts.add_options()("help,h", "show this help")

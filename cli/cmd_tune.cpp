@@ -42,7 +42,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train (the selection model's training set) or "
        "irregular (one large irregular matrix per family, 4x an H100's L2), or one built-in matrix by name")
       ("quick", "a matrix not in the database gets only the selection model's candidates measured, in four rounds (see jitsparse predict)")
-      ("quick-k", po::value<int>()->default_value(0), "with --quick: layout pairs of the first round (0: the default, 16); then the model's schedules of the two fastest pairs and the search's grid around the fastest")
+      ("quick-k", po::value<int>()->default_value(0), "with --quick: layout pairs of the first round (0: the default, 16); then the model's schedules of the two fastest pairs, the search's grid around the fastest (of its schedule kind) and its policy twins")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
