@@ -101,6 +101,7 @@ int run_tune(const std::vector<std::string>& args) {
 
   Tuner tuner(ctx, db, options);
   tuner.set_planned_matrices(matrices.planned());
+  tuner.compile_ahead(matrices.entries());
   bool finished = true;
   while (const LoadedMatrix* m = matrices.next()) {
     if (!tuner.tune(m->matrix, m->domain)) {

@@ -25,6 +25,7 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
       out.push_back({spec.name,
                      (spec.size == "train" || spec.size == "irregular" ? spec.size + "-" : std::string("builtin-")) +
                          spec.family,
+                     spec.entry,
                      [make = spec.make, name = spec.name] {
                        HostMatrix m = make();
                        m.name = name;
@@ -40,7 +41,7 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
     auto file_source = [&](const fs::path& p, const std::string& domain) {
       ReadOptions o;
       o.entry = path_entry;
-      return MatrixSource{p.stem().string(), domain, [p, o] { return read_matrix_market(p.string(), o); }};
+      return MatrixSource{p.stem().string(), domain, path_entry, [p, o] { return read_matrix_market(p.string(), o); }};
     };
     const fs::path p(path);
     if (fs::is_directory(p)) {
@@ -62,6 +63,13 @@ std::vector<MatrixSource> matrix_sources(const std::vector<std::string>& paths, 
 
 MatrixQueue::MatrixQueue(std::vector<MatrixSource> sources, Ordering ordering)
     : sources_(std::move(sources)), ordering_(ordering) {}
+
+std::vector<std::string> MatrixQueue::entries() const {
+  std::vector<std::string> out;
+  for (const auto& s : sources_)
+    if (std::find(out.begin(), out.end(), s.entry) == out.end()) out.push_back(s.entry);
+  return out;
+}
 
 int MatrixQueue::planned() const {
   return static_cast<int>(sources_.size()) * (ordering_ == Ordering::none ? 1 : 2);

@@ -14,6 +14,7 @@ namespace jitsparse::cli {
 struct MatrixSource {
   std::string name;
   std::string domain;  // matrices of one domain share an entry type and get one domain winner
+  std::string entry;   // its entry type's name, known before loading (the tuner compiles ahead by it)
   std::function<HostMatrix()> load;
 };
 
@@ -43,6 +44,8 @@ class MatrixQueue {
   const LoadedMatrix* next();
   // How many matrices it hands out at most (for progress estimates).
   int planned() const;
+  // The entry types of the matrices it hands out, each once, in the order they come.
+  std::vector<std::string> entries() const;
 
  private:
   std::vector<MatrixSource> sources_;

@@ -77,8 +77,32 @@ bool Context::has_kernel(const Variant& v) const {
   return kernels_.count(v.kernel_variant().name()) > 0;
 }
 
+void Context::adopt(const std::vector<KernelBuilder::Outcome>& compiled_ahead) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& o : compiled_ahead)
+    if (o.ok && o.program) ahead_.emplace(o.variant.name(), o.program);
+}
+
 std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
                                           const std::function<void(size_t, size_t)>& progress) {
+  // Kernels compiled ahead (adopt) are loaded here, on this thread, and not compiled again.
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& v : variants) {
+      const std::string name = v.kernel_variant().name();
+      auto it = ahead_.find(name);
+      if (it == ahead_.end()) continue;
+      const std::shared_ptr<const CompiledKernel> program = it->second;
+      for (const auto& n : program->variant_names) ahead_.erase(n);  // loaded together
+      if (!kernels_.count(name)) {
+        try {
+          load(*program);
+        } catch (const Error&) {
+          // compiled again below, where a failure is reported per variant
+        }
+      }
+    }
+  }
   // One kernel per kernel_variant(): a variant and its renumbered twin share it.
   std::vector<Variant> todo;
   std::map<std::string, size_t> todo_index;

@@ -37,6 +37,10 @@ class Context {
   // Compile the not-yet-loaded variants in parallel, then load them. Returns, per variant, "" or the error.
   std::vector<std::string> prepare(const std::vector<Variant>& variants,
                                    const std::function<void(size_t, size_t)>& progress = {});
+  // Programs compiled ahead of need on another thread (KernelBuilder::build_all's outcomes, e.g. the
+  // tuner's next stage one): prepare() takes a variant's kernel from them instead of compiling it. Only
+  // stores them (thread-safe); loading into the context stays with the thread that calls prepare().
+  void adopt(const std::vector<KernelBuilder::Outcome>& compiled_ahead);
   // A helper kernel from any source over the device headers (e.g. the tuner's GPU-side check), by name.
   cudaKernel_t kernel(const GeneratedSource& source);
   bool has_kernel(const Variant& v) const;
@@ -59,6 +63,7 @@ class Context {
   KernelBuilder builder_;
   mutable std::mutex mutex_;
   std::map<std::string, cudaKernel_t> kernels_;
+  std::map<std::string, std::shared_ptr<const CompiledKernel>> ahead_;  // adopt(): kernel variant -> program
   std::vector<cudaLibrary_t> libraries_;
   CompileStats stats_;
   void count(const CompiledKernel& k);

@@ -14,7 +14,8 @@
 #   tests), profile-winners (Nsight Compute on the main set's winners listed in scripts/profile_main_winners.txt,
 #   summarised by scripts/ncu_summary.py), quick-vs-full (tune --quick and a full tune of tests/data from the
 #   database of this cache, each in a copy of it; scripts/quick_vs_full.py), hola-ab (scripts/ab_hola.sh with this
-#   binary), ncu-hola (scripts/ncu_source.sh: per-SASS-instruction counts and stalls of hola_spmv); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
+#   binary), ncu-hola (scripts/ncu_source.sh: per-SASS-instruction counts and stalls of hola_spmv), ab-flags (scripts/ab_flags.sh over
+#   scripts/ab_main_winners.txt, one run per NVRTC flag set of $AB_FLAG_SETS); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
 #   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
 set -uo pipefail
 out=$1; shift
@@ -113,6 +114,10 @@ for step in "$@"; do
           tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/qvf_$kind"
       done
       python3 scripts/quick_vs_full.py /tmp/qvf-quick/tuning/*.json /tmp/qvf-full/tuning/*.json | tee "$out/quick_vs_full.txt" ;;
+    ab-flags)  # scripts/ab_flags.sh: the variants of scripts/ab_main_winners.txt once per NVRTC flag set in
+      # $AB_FLAG_SETS (e.g. "off= on=-DJITSPARSE_SOMETHING=1"), cold over the built-in set; compared by ab_compare.py
+      BIN=$bin/jitsparse scripts/ab_flags.sh "$out/ab_flags" scripts/ab_main_winners.txt ${AB_FLAG_SETS:?set AB_FLAG_SETS}
+      python3 scripts/ab_compare.py "$out"/ab_flags/ab_*.log | tee "$out/ab_flags_compare.txt" | grep -v "^      " ;;
     new-tests) run new_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: sorted sell*" ;;
     renumbered-tests) run renumbered_tests "$bin/jitsparse_gpu_tests" -tc="gpu spmv: renumbered*,gpu permuted*" ;;
     *) echo "unknown step $step" ;;

@@ -115,6 +115,7 @@ nlohmann::json Tuner::report() const {
       {"nvrtc_version", nvrtc_version()},
       {"compile", {{"variants", stats.compiled + stats.from_cache + stats.failed}, {"compiled", stats.compiled},
                    {"from_cache", stats.from_cache}, {"failed", stats.failed}, {"programs", stats.programs}, {"seconds", stats.compile_seconds}}}};
+  if (ahead_) doc["seconds"]["compiling_ahead"] = ahead_report();
   for (const auto& [stage, wait] : compile_by_stage_)
     doc["seconds"]["compiling_by_stage"][stage] = {{"seconds", wait.first}, {"rounds", wait.second}};
   for (const auto& [name, secs] : pack_by_matrix_) doc["seconds"]["packing_by_matrix"][name] = secs;

@@ -1,6 +1,7 @@
 #include "tuner/tuner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -377,19 +378,23 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
 }
 
 std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured,
-                                      int per_layout) {
+                                      int per_layout, double keep) {
   // The copy kind's measurements, fastest first, by layout.
   std::map<std::string, std::vector<std::pair<double, Variant>>> copy_by_layout;
+  double fastest = 0;  // the copy kind's best over every layout
   for (const auto& m : measured.measurements) {
     if (!m.ok()) continue;
     const Variant v = Variant::parse(m.variant);
-    if (v.op != Op::n && v.transpose == TransposeKind::copy) copy_by_layout[v.layout.name()].emplace_back(m.median_us, v);
+    if (v.op == Op::n || v.transpose != TransposeKind::copy) continue;
+    copy_by_layout[v.layout.name()].emplace_back(m.median_us, v);
+    if (fastest == 0 || m.median_us < fastest) fastest = m.median_us;
   }
   std::set<std::string> wanted;  // the atomic twins of the best copy variants
   for (auto& [layout, ranked] : copy_by_layout) {
     std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
-    const int keep = ranked.front().second.layout.outer == OuterLayout::hola ? 1 : per_layout;
-    for (int i = 0; i < keep && i < static_cast<int>(ranked.size()); ++i) {
+    if (ranked.front().first > keep * fastest) continue;  // a slow layout: its atomic twins are pruned
+    const int keep_tpr = ranked.front().second.layout.outer == OuterLayout::hola ? 1 : per_layout;
+    for (int i = 0; i < keep_tpr && i < static_cast<int>(ranked.size()); ++i) {
       Variant twin = ranked[i].second;
       twin.transpose = TransposeKind::atomic;
       wanted.insert(twin.name());
@@ -440,7 +445,97 @@ Tuner::Tuner(Context& ctx, TuningDatabase& db, TuneOptions options)
   options_.progress = options_.progress && ::isatty(STDERR_FILENO);
 }
 
-Tuner::~Tuner() = default;
+// compile_ahead's batches, one per (entry type, precision) in the order the searches come, compiled in
+// turn by one worker; each batch's future is ready once its programs are adopted by the context.
+struct Tuner::CompileAhead {
+  std::vector<std::pair<std::string, Precision>> batches;
+  std::vector<std::promise<void>> adopted;
+  std::vector<std::shared_future<void>> ready;
+  std::atomic<bool> stop{false};
+  std::atomic<double> seconds{0};      // the worker's wall time in NVRTC
+  std::atomic<size_t> kernels{0};      // kernels it compiled (not found in the cubin cache)
+  std::future<void> worker;
+};
+
+Tuner::~Tuner() {
+  if (ahead_ && ahead_->worker.valid()) {
+    ahead_->stop = true;  // stops after the batch it is compiling
+    ahead_->worker.wait();
+  }
+}
+
+std::vector<Variant> Tuner::ahead_stage_one(const EntryType& entry, Precision p) const {
+  // What run_job's stage one compiles: the atomic kind waits for the copy kind's ranking, hisparse
+  // layouts past the first for the first's time (both rarely run), so neither is compiled ahead.
+  std::vector<Variant> out;
+  const Layout first_hisparse =
+      options_.hisparse_layouts.empty() ? Layout{} : Layout::parse(options_.hisparse_layouts.front());
+  for (const auto& v : stage_one_variants(entry, p, options_, schedule_limits(ctx_.device()))) {
+    if (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic) continue;
+    if (v.layout.outer == OuterLayout::hisparse && !(v.layout == first_hisparse)) continue;
+    out.push_back(v.kernel_variant());
+  }
+  return out;
+}
+
+void Tuner::compile_ahead(const std::vector<std::string>& entries) {
+  if (options_.quick || ahead_) return;
+  auto ahead = std::make_unique<CompileAhead>();
+  for (const auto& name : entries) {
+    if (!EntryRegistry::instance().contains(name)) continue;
+    const EntryType& entry = EntryRegistry::instance().get(name);
+    if (options_.op == Op::h && !entry.has_adjoint) continue;
+    for (Precision p : options_.precisions)
+      if (entry.supports(to_string(p))) ahead->batches.emplace_back(name, p);
+  }
+  if (ahead->batches.size() < 2) return;
+  ahead->adopted.resize(ahead->batches.size());
+  for (auto& a : ahead->adopted) ahead->ready.push_back(a.get_future().share());
+  ahead->adopted.front().set_value();  // the first search compiles its own stage one
+  const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+  CompileAhead* state = ahead.get();
+  ahead->worker = std::async(std::launch::async, [this, state, threads] {
+    for (size_t i = 1; i < state->batches.size(); ++i) {
+      if (!state->stop) {
+        try {
+          const EntryType& entry = EntryRegistry::instance().get(state->batches[i].first);
+          const auto t0 = std::chrono::steady_clock::now();
+          const auto outcomes = ctx_.builder().build_all(ahead_stage_one(entry, state->batches[i].second), threads);
+          state->seconds = state->seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          std::set<const CompiledKernel*> programs;
+          for (const auto& o : outcomes)
+            if (o.ok && !o.program->from_cache && programs.insert(o.program.get()).second)
+              state->kernels += o.program->variant_names.size();
+          ctx_.adopt(outcomes);
+        } catch (const std::exception&) {
+          // nothing adopted: the search compiles (and reports) what it needs itself
+        }
+      }
+      state->adopted[i].set_value();
+    }
+  });
+  ahead_ = std::move(ahead);
+}
+
+nlohmann::json Tuner::ahead_report() const {
+  return {{"seconds", ahead_->seconds.load()}, {"kernels", ahead_->kernels.load()}};
+}
+
+void Tuner::wait_for_ahead(const std::string& entry, Precision p) {
+  if (!ahead_) return;
+  for (size_t i = 0; i < ahead_->batches.size(); ++i)
+    if (ahead_->batches[i].first == entry && ahead_->batches[i].second == p) {
+      const auto t0 = std::chrono::steady_clock::now();
+      ahead_->ready[i].wait();
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (waited > 1e-3) {  // waiting for NVRTC, on the other thread
+        compile_seconds_ += waited;
+        compile_by_stage_["stage one, compiled ahead"].first += waited;
+        compile_by_stage_["stage one, compiled ahead"].second += 1;
+      }
+      return;
+    }
+}
 
 double Tuner::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -851,6 +946,8 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
     if ((v.layout.sorted() && !facts.sorting_pays) ||
         (v.layout.outer == OuterLayout::hisparse && !(v.layout == Layout::parse(options_.hisparse_layouts.front()))))
       continue;
+    // The atomic kind's layouts (of the matrix itself) wait for the copy kind's ranking (atomic_stage_one).
+    if (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic) continue;
     const std::string key = matrix_key(v);
     if (std::any_of(todo.begin(), todo.end(), [&](const Todo& t) { return t.key == key; })) continue;
     const HostMatrix& m = v.uses_transposed_copy() ? transposed_copy(a, facts.hash, false) : a;
@@ -994,6 +1091,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     stage1.insert(stage1.end(), atomic.begin(), atomic.end());
     atomic.clear();
   }
+  if (!given) wait_for_ahead(entry.name, p);
   pack_layouts(job, stage1);
   // op(A) x: x has a.cols elements for A x, a.rows for A^T x and A^H x (and y the other length).
   const int64_t x_len = is_transposed(op) ? a.rows : a.cols, y_len = is_transposed(op) ? a.cols : a.rows;
@@ -1028,7 +1126,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     stage1.insert(stage1.end(), windows.begin(), windows.end());
   }
   if (staged) {
-    const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout);
+    const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout, kAtomicKeep);
     pack_layouts(job, chosen);
     job.stage = "layouts x threads-per-row (atomic kind)";
     run_variants(job, chosen);

@@ -86,6 +86,13 @@ class Tuner {
   nlohmann::json report() const;
   bool out_of_budget() const;
   void set_planned_matrices(int n) { planned_matrices_ = n; }
+  // The first stage of the searches to come (these entry types in this order, each requested precision)
+  // is compiled on a background thread with half the cores while earlier matrices are tuned, and a
+  // search takes its stage one from there (Context::adopt). A search's compile rounds wait for their
+  // slowest program and leave cores idle (2026-11-25, H100 host: 605 s of NVRTC over 16 threads, 66 s
+  // waited); stage one is the largest round and the same for every matrix of an entry type and
+  // precision. The first pair is left to the first search, which needs it at once. Full searches only.
+  void compile_ahead(const std::vector<std::string>& entries);
 
  private:
   struct Job;
@@ -106,6 +113,11 @@ class Tuner {
   void prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p);
   struct Prepacked;
   std::unique_ptr<Prepacked> prepacked_;
+  struct CompileAhead;
+  std::unique_ptr<CompileAhead> ahead_;
+  std::vector<Variant> ahead_stage_one(const EntryType& entry, Precision p) const;
+  void wait_for_ahead(const std::string& entry, Precision p);
+  nlohmann::json ahead_report() const;  // the background's NVRTC wall time and kernels compiled
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
   void choose_winners(Job& job);
@@ -156,9 +168,16 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
                                         const ScheduleLimits& limits);
 // Op t/h: the atomic kind's stage one is pruned by the copy kind's measurements in `measured`: per row
 // layout the atomic twins of the per_layout threads-per-row the copy kind ran fastest, per hola layout of
-// its fastest entries-per-thread. A layout the copy kind has no measurement of keeps all its variants.
+// its fastest entries-per-thread, and only for layouts whose fastest copy variant is within `keep` of the
+// copy kind's best over all layouts. A layout the copy kind has no measurement of keeps all its variants.
+// Why keep = 1.5: the atomic kind reads the entries the copy kind reads and adds atomics to y. On the
+// H100 (2026-11-25, main set, op t and op h: 52 searches) no atomic variant won; where one was the fastest
+// of its layout it ran 1.56-4.99x the winner; and the atomic stage cost 10 s of NVRTC of a 124 s tune,
+// besides packing the matrix's own layouts.
 constexpr int kAtomicPerLayout = 2;
-std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout);
+constexpr double kAtomicKeep = 1.5;
+std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout,
+                                      double keep);
 // Sorting rows by length inside windows (sell32s256) pays only where it cuts padding: on rows of equal
 // length it stores what sell32 stores plus a row order, and scatters y. True when sell32s256 takes at
 // least 3% fewer bytes than sell32 (f64, row order included), from the paddings the features sampled

@@ -298,7 +298,7 @@ TEST_CASE("tuner: op t stages the atomic kind behind the copy kind's ranking") {
   measured("complex.f32/hola-aos-aos/hola-256x4-ept8/t-copy", 20);
   measured("complex.f32/hola-aos-aos/hola-256x4-ept2/t-copy", 30);
   measured("complex.f32/ell-aos-aos/static-256x8/t-atomic", 5);  // the other kind ranks nothing
-  const auto chosen = atomic_stage_one(atomic, r, 2);
+  const auto chosen = atomic_stage_one(atomic, r, 2, 100.0);
   std::set<std::string> names;
   for (const auto& v : chosen) names.insert(v.name());
   CHECK(names.count("complex.f32/ell-aos-aos/static-256x8/t-atomic"));
@@ -310,6 +310,14 @@ TEST_CASE("tuner: op t stages the atomic kind behind the copy kind's ranking") {
   // 19 other row layouts x 6 threads-per-row and 3 other hola layouts x 3 entries-per-thread keep all.
   CHECK(chosen.size() == 2 + 1 + 19 * 6 + 3 * 3);
   for (const auto& v : chosen) CHECK(v.transpose == TransposeKind::atomic);
+  // Within 1.5x of the copy kind's best (10 us) only: hola-aos-aos (20 us) loses its atomic twin; the
+  // layouts the copy kind has not ranked keep theirs.
+  const auto pruned = atomic_stage_one(atomic, r, 2, 1.5);
+  std::set<std::string> kept;
+  for (const auto& v : pruned) kept.insert(v.name());
+  CHECK(kept.count("complex.f32/ell-aos-aos/static-256x8-tpr4/t-atomic"));
+  CHECK_FALSE(kept.count("complex.f32/hola-aos-aos/hola-256x4-ept8/t-atomic"));
+  CHECK(pruned.size() == chosen.size() - 1);
 }
 
 TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, and their windows after") {

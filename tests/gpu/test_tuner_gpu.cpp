@@ -235,3 +235,34 @@ TEST_CASE("gpu tuner: a budget stops cleanly and a second run resumes") {
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("gpu tuner: the next entry type's stage one, compiled ahead, is adopted by its search") {
+  // A context of its own on an empty cubin cache, so the background really compiles.
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-gpu-ahead-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  {
+    Context ctx(0, dir);
+    TuningDatabase db(ctx.device(), dir);
+    Tuner tuner(ctx, db, small_search());
+    tuner.compile_ahead({"real", "complex"});  // real f64 is left to its search; complex f64 compiles ahead
+    CHECK(tuner.tune(test_matrix("real", "ahead_real"), "test"));
+    const HostMatrix c = test_matrix("complex", "ahead_complex");
+    CHECK(tuner.tune(c, "test"));
+    tuner.finish();
+    const auto doc = tuner.report();
+    REQUIRE(doc["seconds"].contains("compiling_ahead"));
+    // Every stage-one kernel of complex f64 but the hisparse layouts after the first.
+    CHECK(doc["seconds"]["compiling_ahead"]["kernels"].get<size_t>() >= all_layouts().size());
+    const MatrixRecord* r = db.find(matrix_hash(c), "f64");
+    REQUIRE(r != nullptr);
+    CHECK(r->complete);
+    size_t ok = 0;
+    for (const auto& m : r->measurements) {
+      INFO(m.variant, ": ", m.status);
+      CHECK((m.ok() || m.status.rfind("skipped", 0) == 0));  // each checked against the CPU reference
+      ok += m.ok();
+    }
+    CHECK(ok > all_layouts().size());
+  }
+  std::filesystem::remove_all(dir);
+}
