@@ -631,7 +631,7 @@ void Tuner::measure(Job& job, const Variant& v) {
   job.record.upsert(m);
 }
 
-void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
+void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too) {
   std::vector<Variant> todo;
   for (const auto& v : variants)
     if (!job.record.find(v.name())) todo.push_back(v);
@@ -642,6 +642,9 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
   std::vector<Variant> compile;
   for (const auto& v : todo)
     if (!job.layout_skip.count(matrix_key(v))) compile.push_back(v);
+  const size_t own = compile.size();  // the errors of compile_too are left to the stage that runs them
+  for (const auto& v : compile_too)
+    if (!job.record.find(v.name()) && !job.layout_skip.count(matrix_key(v))) compile.push_back(v);
   const auto c0 = std::chrono::steady_clock::now();
   const auto errors = ctx_.prepare(compile);
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
@@ -650,7 +653,7 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants) {
   by_stage.first += waited;
   by_stage.second += 1;
   std::map<std::string, std::string> compile_error;
-  for (size_t i = 0; i < compile.size(); ++i)
+  for (size_t i = 0; i < own; ++i)
     if (!errors[i].empty()) compile_error[compile[i].name()] = errors[i];
   for (const auto& v : todo) {
     if (out_of_budget()) return;
@@ -1122,14 +1125,19 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       !windows.empty()) {
     pack_layouts(job, windows);
     job.stage = "sorted sell windows";
-    run_variants(job, windows);
+    // With the schedule grid that follows, as for the atomic kind below (a window rarely changes the best
+    // pairs); op t/h compile it with the atomic kind instead.
+    run_variants(job, windows, staged ? std::vector<Variant>{} : stage_two_variants(job, stage1, limits));
     stage1.insert(stage1.end(), windows.begin(), windows.end());
   }
   if (staged) {
     const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout, kAtomicKeep);
     pack_layouts(job, chosen);
     job.stage = "layouts x threads-per-row (atomic kind)";
-    run_variants(job, chosen);
+    // The schedule grid that follows is compiled in this round: it depends on the atomic kind's times only
+    // where an atomic variant ranks among the best pairs, which it rarely does (kAtomicKeep); then the
+    // grid stage compiles the rest.
+    run_variants(job, chosen, stage_two_variants(job, stage1, limits));
     stage1.insert(stage1.end(), chosen.begin(), chosen.end());
   }
   if (!hisparse_later.empty()) {

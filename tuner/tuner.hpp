@@ -122,7 +122,9 @@ class Tuner {
                                           const ScheduleLimits& limits) const;
   void choose_winners(Job& job);
   void print_result(const Job& job, bool stopped) const;
-  void run_variants(Job& job, const std::vector<Variant>& variants);
+  // Compiles the variants (with compile_too, a later stage's likely variants, in the same round: a round
+  // waits for its slowest program whatever its size), then checks and times the variants only.
+  void run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too = {});
   void measure(Job& job, const Variant& v);
   void progress_line(const Job& job, bool force = false);
   double elapsed() const;
