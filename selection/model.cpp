@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <deque>
 #include <optional>
-#include <set>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -377,7 +377,8 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
                                     : 1;
   // Candidates: what any neighbour ran near its best, and each neighbour's best hola variant (balanced by
   // entries: the fallback for a query whose rows are far more skewed than any neighbour's).
-  std::set<std::string_view> candidates;
+  // Unordered: the ranking's sort is a total order (its last key is the name), so the order found is moot.
+  std::unordered_set<std::string_view> candidates;
   for (const auto& p : profiles) {
     const std::pair<const std::string_view, double>* hola = nullptr;
     for (const auto& entry : p.log_relative) {
@@ -391,7 +392,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // their wide twins).
   const bool may_renumber = renumbering_may_pay(q.features), narrow_ok = q.features.narrow_fits != 0;
   std::deque<std::string> made;  // names of the twins made here (views into them stay valid)
-  std::set<std::string_view> runnable;
+  std::unordered_set<std::string_view> runnable;
   for (const std::string_view v : candidates) {
     const NameParts n = split_name(v);
     const bool renumbered = !n.ordering.empty();
@@ -407,6 +408,20 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   for (size_t j = 0; j < k; ++j)
     narrow_logs[j] = narrow_log_ratio(near[j].second->features, near[j].second->compulsory_bytes, l2_bytes_, components[j],
                                       vector_components, q.precision);
+  // A layout that pads more on the query than on a neighbour reads more bytes there: its time scales by
+  // the ratio (ELL tuned on a regular grid, then run on an irregular mesh). By padding kind and
+  // neighbour, computed once (the ratio depends on nothing else of the variant).
+  std::array<std::vector<double>, 4> padding_log_ratio;
+  for (int kind = 0; kind < 4; ++kind) {
+    VariantShape shape;
+    shape.padding = static_cast<VariantShape::Padding>(kind);
+    const double here = traffic_factor(shape, q.features, q.components, vector_components, q.precision);
+    for (size_t j = 0; j < k; ++j) {
+      const double there = traffic_factor(shape, near[j].second->features, components[j], vector_components, q.precision);
+      padding_log_ratio[kind].push_back(here > 0 && there > 0 ? std::log(here / there) : 0.0);
+    }
+  }
+  std::vector<double> logs;  // rate()'s per-neighbour log(relative time), reused
   auto rate = [&](std::string_view v) {
     Candidate c;
     c.variant = std::string(v);
@@ -414,11 +429,9 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const VariantShape shape = shape_of(v);
     const size_t pair = pair_hash(v);
     double mean = 0;
-    std::vector<double> logs(k);
-    // A layout that pads more on the query than on the neighbour reads more bytes there: its time
-    // scales by the ratio (ELL tuned on a regular grid, then run on an irregular mesh).
-    const double here = traffic_factor(shape, q.features, q.components, vector_components, q.precision);
+    logs.assign(k, 0.0);
     const double critical_us = critical_path_us(shape, q.features);
+    const auto& padding_logs = padding_log_ratio[static_cast<int>(shape.padding)];
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
       if (auto it = profiles[j].log_relative.find(v); it != profiles[j].log_relative.end()) {
@@ -428,8 +441,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         if (!form) form = policy_form(v);
         logs[j] = estimate(profiles[j], v, pair, *form, narrow_logs[j]);
       }
-      const double there = traffic_factor(shape, r.features, components[j], vector_components, q.precision);
-      if (here > 0 && there > 0) logs[j] += std::log(here / there);
+      logs[j] += padding_logs[j];
       // The chain of the query's longest row against what the neighbour's time already holds: its time
       // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour).
       const MeasurementRecord* best = bests[j];
@@ -450,12 +462,20 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // Expected time first, a little risk aversion (a variant that is great on one neighbour and poor on
   // another ranks below a steady one), then the one timed on more neighbours.
   auto score = [](const Candidate& c) { return std::log(c.expected_relative) + 0.25 * c.spread; };
-  auto rank = [&]() {
-    std::sort(out.ranked.begin(), out.ranked.end(), [&](const Candidate& l, const Candidate& r) {
-      if (score(l) != score(r)) return score(l) < score(r);
+  auto rank = [&]() {  // scores computed once per candidate, not per comparison
+    std::vector<std::pair<double, size_t>> keys;
+    keys.reserve(out.ranked.size());
+    for (size_t i = 0; i < out.ranked.size(); ++i) keys.emplace_back(score(out.ranked[i]), i);
+    std::sort(keys.begin(), keys.end(), [&](const auto& lk, const auto& rk) {
+      if (lk.first != rk.first) return lk.first < rk.first;
+      const Candidate &l = out.ranked[lk.second], &r = out.ranked[rk.second];
       if (l.measured_on != r.measured_on) return l.measured_on > r.measured_on;
       return l.variant < r.variant;
     });
+    std::vector<Candidate> sorted;
+    sorted.reserve(keys.size());
+    for (const auto& key : keys) sorted.push_back(std::move(out.ranked[key.second]));
+    out.ranked = std::move(sorted);
   };
   // Neighbours timed narrow twins of their own fastest variants only: where the query's columns may fit,
   // the narrow twins of the first wide candidates are rated too (the others would not reach the top).

@@ -189,6 +189,31 @@ TEST_CASE("generator: variant names with an operation and hola schedules read ba
   CHECK_NOTHROW(generate_source(Variant::parse("quaternion.f64/hola-aos-aos/hola-256x8-ept4"), q));
 }
 
+TEST_CASE("generator: schedule names are read exactly: every part in order, digit counts bounded, nothing after") {
+  for (const char* good : {"static-256x2", "dynamic-128x4-tpr8", "static-256x8-tpr2-u4-cached", "static-64x16-u8",
+                           "static-256x8-cached", "hola-256x4-ept4", "hisparse-128x8-g16-big4096",
+                           "hisparse-128x8-g16-big0-s"}) {
+    INFO(good);
+    CHECK(Schedule::parse(good).name() == good);
+  }
+  const Schedule s = Schedule::parse("dynamic-128x4-tpr8-u4-cached");
+  CHECK(s.kind == ScheduleKind::dynamic);
+  CHECK(s.threads == 128);
+  CHECK(s.blocks_per_sm == 4);
+  CHECK(s.threads_per_row == 8);
+  CHECK(s.unroll == 4);
+  CHECK(s.cached_matrix);
+  for (const char* bad : {"", "static", "static-", "static-256", "static-256x", "static-x2", "static-123456x2",
+                          "static-256x1000", "static-256x2-tpr", "static-256x2-tpr1024", "static-256x2-u",
+                          "static-256x2-u100", "static-256x2-cached-tpr2", "static-256x2-u4-tpr2",
+                          "static-256x2-cachedx", "static-256x2 ", " static-256x2", "Static-256x2", "hola-256x4",
+                          "hola-256x4-ept", "hola-256x4-ept4-tpr2", "hisparse-128x8-g16", "hisparse-128x8-g16-big",
+                          "hisparse-128x8-g16-big4096-s-s", "static-+256x2", "static-25a6x2"}) {
+    INFO("'" << bad << "'");
+    CHECK_THROWS_AS(Schedule::parse(bad), InvalidArgument);
+  }
+}
+
 TEST_CASE("generator: the adjoint product is derived from the JSON multiply, or refused when a type says so") {
   const EntryType& c = EntryRegistry::instance().get("complex");
   CHECK(c.has_adjoint);
