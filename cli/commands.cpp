@@ -14,6 +14,7 @@ const std::vector<Command>& commands() {
       {"inspect", "read a matrix file and show its features and the bytes of every layout (no GPU)", run_inspect},
       {"memory", "bytes of HiSparse against CSR with 32-bit indices over a matrix set, per node width (no GPU)", run_memory},
       {"generate", "write the built-in domain matrices, or one from your mesh, as Matrix Market", run_generate},
+      {"cache", "where the compiled kernels and tuning databases are, their size, and their clean-up (no GPU)", run_cache},
   };
   return list;
 }

@@ -24,5 +24,6 @@ int run_inspect(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
 int run_predict(const std::vector<std::string>& args);
 int run_evaluate(const std::vector<std::string>& args);
+int run_cache(const std::vector<std::string>& args);
 
 }  // namespace jitsparse::cli

@@ -124,8 +124,9 @@ double parse_duration(const std::string& s) {
   if (unit.empty() || unit == "s") scale = 1;
   else if (unit == "m" || unit == "min") scale = 60;
   else if (unit == "h") scale = 3600;
+  else if (unit == "d") scale = 86400;
   if (end == s.c_str() || scale == 0 || !(v >= 0))
-    throw InvalidArgument("cannot read the duration '" + s + "' (e.g. 90s, 10m, 1h)");
+    throw InvalidArgument("cannot read the duration '" + s + "' (e.g. 90s, 10m, 1h, 30d)");
   return v * scale;
 }
 

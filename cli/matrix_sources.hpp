@@ -61,7 +61,7 @@ Ordering parse_reorder_option(const std::string& s);
 // The help text of --reorder, shared by tune and bench.
 extern const char* const kReorderHelp;
 
-// "90", "90s", "10m", "1.5h" -> seconds; throws InvalidArgument.
+// "90", "90s", "10m", "1.5h", "30d" -> seconds; throws InvalidArgument.
 double parse_duration(const std::string& s);
 // "512M", "8G", "1000000" -> bytes; throws InvalidArgument.
 int64_t parse_bytes(const std::string& s);
