@@ -1,7 +1,6 @@
 // jitsparse cache: what the cache folder holds (compiled kernels, tuning databases) and its clean-up.
 // Needs no GPU.
 #include <cstdio>
-#include <iostream>
 
 #include <boost/program_options.hpp>
 

@@ -89,6 +89,7 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& v : variants) {
+      if (ahead_.empty()) break;  // the usual case: nothing compiled ahead (left)
       const std::string name = v.kernel_variant().name();
       auto it = ahead_.find(name);
       if (it == ahead_.end()) continue;

@@ -144,6 +144,17 @@ Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big,
   return s;
 }
 
+// Stage one's variants that wait for other variants' times: op t/h's atomic kind (atomic_stage_one) and
+// the hisparse layouts past the first (kHisparseKeep). Stage one's first round (run_job), its prepacking
+// and compile_ahead leave both out alike.
+bool waits_for_copy_kind(const Variant& v, const TuneOptions& o) {
+  return v.op != Op::n && v.transpose == TransposeKind::atomic && !o.deterministic;
+}
+bool waits_for_first_hisparse(const Variant& v, const TuneOptions& o) {
+  return v.layout.outer == OuterLayout::hisparse && !o.hisparse_layouts.empty() &&
+         !(v.layout == Layout::parse(o.hisparse_layouts.front()));
+}
+
 }  // namespace
 
 std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& o,
@@ -472,13 +483,8 @@ std::vector<Variant> Tuner::ahead_stage_one(const EntryType& entry, Precision p)
   // What run_job's stage one compiles: the atomic kind waits for the copy kind's ranking, hisparse
   // layouts past the first for the first's time (both rarely run), so neither is compiled ahead.
   std::vector<Variant> out;
-  const Layout first_hisparse =
-      options_.hisparse_layouts.empty() ? Layout{} : Layout::parse(options_.hisparse_layouts.front());
-  for (const auto& v : stage_one_variants(entry, p, options_, schedule_limits(ctx_.device()))) {
-    if (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic) continue;
-    if (v.layout.outer == OuterLayout::hisparse && !(v.layout == first_hisparse)) continue;
-    out.push_back(v.kernel_variant());
-  }
+  for (const auto& v : stage_one_variants(entry, p, options_, schedule_limits(ctx_.device())))
+    if (!waits_for_copy_kind(v, options_) && !waits_for_first_hisparse(v, options_)) out.push_back(v.kernel_variant());
   return out;
 }
 
@@ -955,11 +961,9 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
   std::vector<Todo> todo;  // what pack_layouts would pack (its checks, repeated)
   int64_t total = 0;
   for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()))) {
-    if ((v.layout.sorted() && !facts.sorting_pays) ||
-        (v.layout.outer == OuterLayout::hisparse && !(v.layout == Layout::parse(options_.hisparse_layouts.front()))))
+    if ((v.layout.sorted() && !facts.sorting_pays) || waits_for_copy_kind(v, options_) ||
+        waits_for_first_hisparse(v, options_))
       continue;
-    // The atomic kind's layouts (of the matrix itself) wait for the copy kind's ranking (atomic_stage_one).
-    if (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic) continue;
     const std::string key = matrix_key(v);
     if (std::any_of(todo.begin(), todo.end(), [&](const Todo& t) { return t.key == key; })) continue;
     const HostMatrix& m = v.uses_transposed_copy() ? transposed_copy(a, facts.hash, false) : a;
@@ -1085,14 +1089,13 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   } else {
     for (const auto& v : stage_one_variants(entry, p, options_, limits))
       if (!v.layout.sorted() || facts.sorting_pays)
-        (v.op != Op::n && v.transpose == TransposeKind::atomic && !options_.deterministic ? atomic : stage1).push_back(v);
+        (waits_for_copy_kind(v, options_) ? atomic : stage1).push_back(v);
   }
   // HiSparse layouts past the first (a tree to build on the host for each, the slowest packing of all)
   // are timed only where the first came within kHisparseKeep of the best of stage one.
   std::vector<Variant> hisparse_later;
-  if (!given && options_.hisparse_layouts.size() > 1) {
-    const Layout first = Layout::parse(options_.hisparse_layouts.front());
-    auto later = [&first](const Variant& v) { return v.layout.outer == OuterLayout::hisparse && !(v.layout == first); };
+  if (!given) {
+    auto later = [this](const Variant& v) { return waits_for_first_hisparse(v, options_); };
     std::copy_if(stage1.begin(), stage1.end(), std::back_inserter(hisparse_later), later);
     stage1.erase(std::remove_if(stage1.begin(), stage1.end(), later), stage1.end());
   }
