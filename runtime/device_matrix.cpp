@@ -136,6 +136,9 @@ SpmvParams<T> DeviceMatrix::params() const {
   p.cols = packed_.cols;
   p.nnz = packed_.nnz;
   p.ell_stride = packed_.rows_padded;
+  p.ell_width = packed_.layout.outer == OuterLayout::ell && packed_.rows_padded > 0
+                    ? static_cast<int>(packed_.stored_entries / packed_.rows_padded)
+                    : 0;
   return p;
 }
 

@@ -11,6 +11,7 @@ namespace jitsparse {
 
 // 32-bit columns: col_idx[pos].
 struct WideColumns {
+  static constexpr bool kLoadsAhead = false;  // see Ell
   template <class T>
   __device__ __forceinline__ static int column_base(const SpmvParams<T>&, int) { return 0; }
   template <class L, class T>
@@ -61,8 +62,18 @@ struct SellSorted : Sell<K> {
   __device__ __forceinline__ static int matrix_row(const SpmvParams<T>& p, int r) { return load_matrix(p.row_perm + r); }
 };
 
-// ELLPACK-R: one slice of rows_padded rows.
+// ELLPACK-R: one slice of rows_padded rows. Element k < ell_width of any row is inside the array, so the
+// row kernel loads a row's first elements before its length (SpmvKernel::mac_ahead).
 struct Ell : WideColumns {
+#ifdef JITSPARSE_NO_ELL_AHEAD
+  static constexpr bool kLoadsAhead = false;
+#else
+  static constexpr bool kLoadsAhead = true;
+#endif
+  template <class T>
+  __device__ __forceinline__ static int position(const SpmvParams<T>& p, int r, int k) { return r + k * p.ell_stride; }
+  template <class L, class T>
+  __device__ __forceinline__ static int length(const SpmvParams<T>& p, int r) { return L::load(p.row_len + r); }
   template <class L, class T>
   __device__ __forceinline__ static void row(const SpmvParams<T>& p, int r, int& begin, int& len, int& stride) {
     begin = r;

@@ -36,6 +36,7 @@ struct SpmvParams {
   int hs_x_len;       // elements of x (bounds the cells of dense leaves)
   int hs_y_len;       // elements of y
   const int* row_perm;  // sorted sell: the matrix row of each stored row (its y element; x for op t/h)
+  int ell_width;        // ell: elements per row of the padded array (stored positions / ell_stride)
 };
 
 }  // namespace jitsparse

@@ -26,9 +26,50 @@ struct RowGroups {
   __device__ __forceinline__ static int chunks(int rows) { return (rows + kRowsPerChunk - 1) / kRowsPerChunk; }
 };
 
-template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int TPR, int U>
+template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR, int U>
 struct SpmvKernel : RowGroups<NT, TPR> {
   using G = RowGroups<NT, TPR>;
+
+  // ELL (kLoadsAhead): a row's first U elements per thread sit at fixed positions inside the padded array,
+  // so their columns and entries are loaded before the row's length has arrived, which takes one memory
+  // round trip out of the chain row_len -> column -> x (it counts where the L2 is cold and the matrix
+  // small: a few round trips are then a tenth of the kernel). Elements past the length (padding: column 0
+  // or the row, entry 0 or NaN) are
+  // never used. At most U elements, as many as a quarter of the registers the launch bounds leave a
+  // thread holds, and none where that is fewer than two (ptxas spilled then: block3 and f64 complex at
+  // 32-42 registers) or where U > 2 with TPR > 1 (those ran 5-9% slower with it; the others 1.6% faster on
+  // the geometric mean, up to 10%: H100, 57 ELL variant x matrix cases cold, 2026-11-25). Returns the
+  // first element the row loop still has to do.
+  static constexpr int kRegisters = 65536 / (NT * NB) < 255 ? 65536 / (NT * NB) : 255;
+  static constexpr int kElementRegisters = E::C * static_cast<int>(sizeof(T) / 4) + 1;
+  static constexpr int kAheadFit = kRegisters / 4 / kElementRegisters;
+  static constexpr int kAhead = kAheadFit > U ? U : kAheadFit;
+  static constexpr bool kLoadsAhead = Outer::kLoadsAhead && kAheadFit >= 2 && (U <= 2 || TPR == 1);
+
+  __device__ __forceinline__ int mac_ahead(const SpmvParams<T>& p, int row, int lane, typename E::Vector& acc) const {
+    const int base = Outer::column_base(p, row);
+    int col[kAhead];
+    typename E::Matrix a[kAhead];
+#pragma unroll
+    for (int i = 0; i < kAhead; ++i) {
+      const int k = lane + i * TPR;
+      if (k < p.ell_width) {
+        const int pos = Outer::position(p, row, k);
+        col[i] = Outer::template column<L>(p, pos, base);
+        Inner::template load<E, L>(p, pos, a[i]);
+      }
+    }
+    const int len = Outer::template length<L>(p, row);
+#pragma unroll
+    for (int i = 0; i < kAhead; ++i) {
+      if (lane + i * TPR < len) {
+        typename E::Vector xv;
+        Vec::template load_x<E>(p, col[i], xv);
+        Mac::template mac<E>(acc, a[i], xv);
+      }
+    }
+    return lane + kAhead * TPR;
+  }
 
   __device__ __forceinline__ void operator()(const SpmvParams<T>& p) const {
     const int group = G::group(), lane = G::lane();
@@ -37,11 +78,13 @@ struct SpmvKernel : RowGroups<NT, TPR> {
       typename E::Vector acc;
       E::zero(acc);
       if (row < p.rows) {
+        int first = lane;  // the loop below starts after what was loaded ahead
+        if constexpr (kLoadsAhead) first = mac_ahead(p, row, lane, acc);
         int begin, len, stride;
         Outer::template row<L>(p, row, begin, len, stride);
         const int base = Outer::column_base(p, row);
 #pragma unroll U
-        for (int k = lane; k < len; k += TPR) {
+        for (int k = first; k < len; k += TPR) {
           const int pos = begin + k * stride;
           const int col = Outer::template column<L>(p, pos, base);
           typename E::Matrix a;
@@ -100,7 +143,7 @@ struct SpmvScatterKernel : RowGroups<NT, TPR> {
 
 template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR, int U>
 __global__ void __launch_bounds__(NT, NB) spmv(const __grid_constant__ SpmvParams<T> p) {
-  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, TPR, U>()(p);
+  SpmvKernel<T, E, Outer, Inner, Vec, Sched, Mac, L, NT, NB, TPR, U>()(p);
 }
 
 template <class T, class E, class Outer, class Inner, class Vec, class Sched, class Mac, class L, int NT, int NB, int TPR, int U>
