@@ -210,8 +210,9 @@ int run_bench(const std::vector<std::string>& args) {
       "against cuSPARSE (CSR ALG1/ALG2 and sliced ELL; BSR generic and legacy, row- and column-major blocks, and\n"
       "CSR of the expanded real matrix for blocks and quaternions), timed the same way (CUDA events, median), each\n"
       "checked against the CPU reference. Matrices not tuned yet are tuned first (see --no-tune).\n"
-      "'folder@complex' gives a folder its own entry type. --reorder rcm benchmarks each square matrix\n"
-      "twice: as it is and renumbered by reverse Cuthill-McKee ('<name>@rcm'), in rows of their own.\n\nOptions");
+      "'folder@complex' gives a folder its own entry type. --reorder rcm (or degree) benchmarks each square\n"
+      "matrix twice: as it is and renumbered by reverse Cuthill-McKee ('<name>@rcm'; by decreasing degree:\n"
+      "'<name>@degree'), in rows of their own.\n\nOptions");
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
@@ -222,7 +223,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos, hisparse, hisparse64c2) instead of the winner")
       ("variant", po::value<std::vector<std::string>>(), "ours: this variant (its entry type and precision must match: "
-       "e.g. real.f32/ell-aos-aos-d16/static-512x4, or one ending in @rcm) instead of the tuned one; repeatable, "
+       "e.g. real.f32/ell-aos-aos-d16/static-512x4, or one ending in @rcm or @degree) instead of the tuned one; repeatable, "
        "each gets a row; implies --no-tune")
       ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 51 cold)")

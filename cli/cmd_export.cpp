@@ -57,7 +57,7 @@ int run_export(const std::vector<std::string>& args) {
   std::vector<Variant> variants;
   std::set<std::string> seen;
   std::vector<std::string> renumbered;  // winners that run on a renumbered matrix
-  // A renumbered (@rcm) winner exports its kernel: the product on P A P^T; renumbering the matrix and
+  // A renumbered (@rcm, @degree) winner exports its kernel: the product on P A P^T; renumbering the matrix and
   // moving x and y is the caller's part there (README of the export).
   auto add = [&](const std::string& name) {
     if (name.empty()) return;
@@ -85,8 +85,10 @@ int run_export(const std::vector<std::string>& args) {
             << "/build && cmake --build " << out << "/build)\n";
   for (const auto& v : variants) std::cout << "  " << v.name() << "\n";
   for (const auto& name : renumbered)
-    std::cout << "note: " << name << " runs on the matrix renumbered by reverse Cuthill-McKee: its kernel was "
-              << "exported; give it P A P^T (and P x), and move the result back with P^T\n";
+    std::cout << "note: " << name << " runs on the matrix renumbered by "
+              << (Variant::parse(name).ordering == Ordering::degree ? "decreasing degree (core/permutation.hpp)"
+                                                                    : "reverse Cuthill-McKee")
+              << ": its kernel was exported; give it P A P^T (and P x), and move the result back with P^T\n";
   return 0;
 }
 

@@ -93,13 +93,16 @@ int run_inspect(const std::vector<std::string>& args) {
   // What the tuner's renumbering stage would see (tuner/tuner.hpp renumbering_may_pay).
   if (renumbering_may_pay(f)) {
     const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<int32_t> perm = rcm_permutation(a);
+    const Ordering ordering = preferred_ordering(f);
+    const std::vector<int32_t> perm = ordering_permutation(a, ordering);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const HostMatrix r = permute_symmetric(a, perm);
-    std::printf("renumbering: the tuner also times @rcm variants of this matrix (its entries lie far from the "
-                "diagonal); reverse Cuthill-McKee (%.2f s here): mean |col - row| %.1f -> %.1f, bandwidth %lld "
-                "-> %lld, narrow layouts %s\n",
-                took, f.mean_distance_from_diagonal, compute_features(r).mean_distance_from_diagonal,
+    std::printf("renumbering: the tuner also times %s variants of this matrix (its entries lie far from the "
+                "diagonal%s); %s (%.2f s here): mean |col - row| %.1f -> %.1f, bandwidth %lld -> %lld, narrow layouts "
+                "%s\n",
+                ordering_suffix(ordering).c_str(), ordering == Ordering::degree ? ", its rows are skewed" : "",
+                ordering == Ordering::degree ? "most connected vertices first" : "reverse Cuthill-McKee", took,
+                f.mean_distance_from_diagonal, compute_features(r).mean_distance_from_diagonal,
                 static_cast<long long>(bandwidth(a)), static_cast<long long>(bandwidth(r)),
                 narrow_columns_fit(r) ? "fit then" : "still do not fit");
   } else {

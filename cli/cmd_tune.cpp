@@ -28,10 +28,11 @@ int run_tune(const std::vector<std::string>& args) {
       "tunes the built-in domain set (Dirac operator, elasticity, Helmholtz, Laplacian: a small and a large\n"
       "regular mesh and an irregular matrix each, and an R-MAT graph).\n"
       "A folder is a domain set: its .mtx files share the entry type. A square matrix whose entries lie far\n"
-      "from the diagonal on average is also timed renumbered by reverse Cuthill-McKee (variants ending in\n"
-      "@rcm: x and y move through the permutation in every product, so callers keep their numbering).\n"
-      "--reorder rcm instead tunes a renumbered copy as a matrix of its own ('<name>@rcm'), for solvers that\n"
-      "stay in that numbering.\n\nOptions");
+      "from the diagonal on average is also timed renumbered: by reverse Cuthill-McKee (variants ending in\n"
+      "@rcm), or, where its rows are skewed (a graph), most connected vertices first (@degree); x and y move\n"
+      "through the permutation in every product, so callers keep their numbering.\n"
+      "--reorder rcm|degree instead tunes a renumbered copy as a matrix of its own ('<name>@rcm'), for\n"
+      "solvers that stay in that numbering.\n\nOptions");
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files (real, complex, quaternion, block3, ... or a JSON-defined one)")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
@@ -155,7 +156,7 @@ int run_tune(const std::vector<std::string>& args) {
     features.cols = f.value("cols", 0);
     features.mean_distance_from_diagonal = f.value("mean_distance_from_diagonal", 0.0);
     if (f.value("narrow_fits", -1) == 0 && features.rows == features.cols && !renumbering_may_pay(features) &&
-        name.find("@rcm") == std::string::npos)
+        name.find('@') == std::string::npos)
       far.insert(name);
   }
   auto joined = [](const std::set<std::string>& names) {
@@ -164,8 +165,8 @@ int run_tune(const std::vector<std::string>& args) {
     return out;
   };
   if (!renumbered.empty())
-    std::printf("\nrenumbered by reverse Cuthill-McKee (@rcm: x and the result move through the permutation in "
-                "every product, included in the times above): %s\n", joined(renumbered).c_str());
+    std::printf("\nrenumbered by reverse Cuthill-McKee (@rcm) or by degree (@degree; x and the result move through "
+                "the permutation in every product, included in the times above): %s\n", joined(renumbered).c_str());
   if (!far.empty() && ordering == Ordering::none)
     std::printf("\nnarrow layouts (16-bit column offsets) could not hold %s: a column lies more than 32767 from "
                 "its row, though most lie near it (the tuner renumbers only matrices whose entries lie far from "

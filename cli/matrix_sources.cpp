@@ -108,13 +108,14 @@ Ordering parse_reorder_option(const std::string& s) {
   try {
     return parse_ordering(s);
   } catch (const InvalidArgument&) {
-    throw InvalidArgument("--reorder must be none or rcm, got '" + s + "'");
+    throw InvalidArgument("--reorder must be none, rcm or degree, got '" + s + "'");
   }
 }
 
 const char* const kReorderHelp =
-    "none, or rcm: each square matrix also runs renumbered by reverse Cuthill-McKee (P A P^T, a smaller "
-    "bandwidth), as '<name>@rcm' with its own database record and domain '<domain>@rcm'";
+    "none, rcm or degree: each square matrix also runs renumbered (P A P^T) by reverse Cuthill-McKee (a smaller "
+    "bandwidth) or by decreasing degree (a graph's hubs together), as '<name>@rcm' ('@degree') with its own "
+    "database record and domain '<domain>@rcm'";
 
 double parse_duration(const std::string& s) {
   char* end = nullptr;

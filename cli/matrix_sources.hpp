@@ -56,7 +56,7 @@ class MatrixQueue {
   bool reorder_next_ = false;  // current_ is a square original whose reordering comes next
 };
 
-// The value of --reorder: none or rcm; throws InvalidArgument naming the option.
+// The value of --reorder: none, rcm or degree; throws InvalidArgument naming the option.
 Ordering parse_reorder_option(const std::string& s);
 // The help text of --reorder, shared by tune and bench.
 extern const char* const kReorderHelp;

@@ -159,4 +159,6 @@ bool renumbering_may_pay(const MatrixFeatures& f) {
   return f.rows == f.cols && f.rows >= kRenumberingMinRows && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
 }
 
+Ordering preferred_ordering(const MatrixFeatures& f) { return f.std_row > f.mean_row ? Ordering::degree : Ordering::rcm; }
+
 }  // namespace jitsparse

@@ -13,10 +13,18 @@ namespace jitsparse {
 Ordering parse_ordering(const std::string& s) {
   if (s == "none") return Ordering::none;
   if (s == "rcm") return Ordering::rcm;
-  throw InvalidArgument("unknown ordering '" + s + "' (expected none or rcm)");
+  if (s == "degree") return Ordering::degree;
+  throw InvalidArgument("unknown ordering '" + s + "' (expected none, rcm or degree)");
 }
 
-std::string to_string(Ordering o) { return o == Ordering::rcm ? "rcm" : "none"; }
+std::string to_string(Ordering o) {
+  switch (o) {
+    case Ordering::rcm: return "rcm";
+    case Ordering::degree: return "degree";
+    case Ordering::none: break;
+  }
+  return "none";
+}
 
 std::string ordering_suffix(Ordering o) { return o == Ordering::none ? "" : "@" + to_string(o); }
 
@@ -335,6 +343,35 @@ std::vector<double> permute_vector(const std::vector<double>& x, const std::vect
     std::copy(x.begin() + i * components, x.begin() + (i + 1) * components,
               y.begin() + static_cast<size_t>(perm[i]) * components);
   return y;
+}
+
+std::vector<int32_t> degree_permutation(const HostMatrix& a) {
+  if (a.rows != a.cols)
+    throw InvalidArgument("degree_permutation: matrix '" + a.name + "' is " + std::to_string(a.rows) + " x " +
+                          std::to_string(a.cols) + ", not square");
+  const int32_t n = a.rows;
+  std::vector<int64_t> degree(static_cast<size_t>(n), 0);
+  for (int32_t i = 0; i < n; ++i) {
+    degree[i] += a.row_ptr[i + 1] - a.row_ptr[i];
+    for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) ++degree[a.col_idx[k]];
+  }
+  std::vector<int32_t> order(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int32_t x, int32_t y) { return degree[x] > degree[y]; });
+  std::vector<int32_t> perm(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) perm[order[k]] = k;
+  return perm;
+}
+
+std::vector<int32_t> ordering_permutation(const HostMatrix& a, Ordering ordering) {
+  switch (ordering) {
+    case Ordering::rcm: return rcm_permutation(a);
+    case Ordering::degree: return degree_permutation(a);
+    case Ordering::none: break;
+  }
+  std::vector<int32_t> identity(static_cast<size_t>(a.rows));
+  for (int32_t i = 0; i < a.rows; ++i) identity[i] = i;
+  return identity;
 }
 
 }  // namespace jitsparse

@@ -14,12 +14,13 @@ namespace jitsparse {
 // Convention: perm[old] = new. Row/vertex `old` of A becomes row perm[old] of P A P^T, so
 // (P A P^T)[perm[i]][perm[j]] = A[i][j] and (P x)[perm[i]] = x[i].
 
-// none: the identity (the matrix as it is); rcm: reverse Cuthill-McKee (rcm_permutation).
-enum class Ordering { none, rcm };
-// "none" or "rcm"; throws InvalidArgument naming the expected values.
+// none: the identity (the matrix as it is); rcm: reverse Cuthill-McKee (rcm_permutation), for meshes;
+// degree: the most connected vertices first (degree_permutation), for graphs with skewed rows.
+enum class Ordering { none, rcm, degree };
+// "none", "rcm" or "degree"; throws InvalidArgument naming the expected values.
 Ordering parse_ordering(const std::string& s);
 std::string to_string(Ordering o);
-// What names of renumbered things end in: "" for none, "@rcm" (variants, packed matrices, "A@rcm").
+// What names of renumbered things end in: "" for none, "@rcm", "@degree" (variants, packed matrices, "A@rcm").
 std::string ordering_suffix(Ordering o);
 
 // True when perm holds each of 0..n-1 exactly once.
@@ -51,6 +52,18 @@ std::vector<int32_t> scan_permutation(const std::vector<std::array<double, 3>>& 
 // O(nnz log(max degree)) time; at the peak about 3 nnz + 13 n extra 32-bit words of memory. Throws
 // InvalidArgument for a non-square matrix.
 std::vector<int32_t> rcm_permutation(const HostMatrix& a);
+
+// Degree ordering ("hub sorting"): vertices by decreasing degree (entries of row i plus entries of column
+// i, so the symmetric closure's degree twice over for a symmetric pattern), ties in index order. On a
+// graph with skewed rows the x elements that most entries read end up next to each other, so a warp's
+// gathers share cache lines and the hot part of x stays in L1 (an R-MAT graph of 420k vertices in random
+// order, H100: hola 59.1 -> 41.2 us in f32). Scrambles a mesh's locality: the tuner uses it only for
+// skewed rows (preferred_ordering). Returns perm[old] = new; O(nnz + n log n). Throws InvalidArgument for a
+// non-square matrix.
+std::vector<int32_t> degree_permutation(const HostMatrix& a);
+
+// The permutation of `ordering` (none: the identity).
+std::vector<int32_t> ordering_permutation(const HostMatrix& a, Ordering ordering);
 
 // max |i - j| over the stored entries (i row, j column); 0 for a matrix without entries.
 int64_t bandwidth(const HostMatrix& a);

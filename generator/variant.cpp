@@ -176,8 +176,8 @@ Variant Variant::parse(const std::string& full) {
   Ordering ordering = Ordering::none;
   if (at != std::string::npos) {
     const std::string name = full.substr(at + 1);
-    if (name != "rcm")
-      throw InvalidArgument("variant '" + full + "': unknown ordering '@" + name + "' (the only one is @rcm)");
+    if (name != "rcm" && name != "degree")
+      throw InvalidArgument("variant '" + full + "': unknown ordering '@" + name + "' (expected @rcm or @degree)");
     ordering = parse_ordering(name);
   }
   const auto a = s.find('/'), b = s.find('/', a == std::string::npos ? a : a + 1);

@@ -79,7 +79,7 @@ struct Variant {
   Ordering ordering = Ordering::none;
 
   // Canonical name, e.g. "quaternion.f64/ell-soa-aos/static-256x2"; op t and h add the operation and
-  // the kind: "complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic"; a renumbered one ends in "@rcm":
+  // the kind: "complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic"; a renumbered one ends in "@rcm" or "@degree":
   // "real.f32/ell-aos-aos-d16/static-512x4@rcm". parse() reads it back.
   std::string name() const;
   static Variant parse(const std::string& s);

@@ -54,7 +54,7 @@ DeviceMatrix DeviceMatrix::for_variant(Context& ctx, const HostMatrix& a, const 
     if (a.rows != a.cols)
       throw InvalidArgument("variant " + v.name() + " renumbers the matrix, which needs a square one: '" + a.name +
                             "' is " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
-    const std::vector<int32_t> perm = rcm_permutation(a);
+    const std::vector<int32_t> perm = ordering_permutation(a, v.ordering);
     DeviceMatrix m = for_variant(ctx, permute_symmetric(a, perm), v.kernel_variant(), memory_cap_bytes);
     m.set_ordering(v.ordering, perm);
     return m;

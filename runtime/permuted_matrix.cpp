@@ -49,7 +49,7 @@ PermutedMatrix reorder(const HostMatrix& a, Ordering ordering) {
     for (int32_t i = 0; i < a.rows; ++i) p.perm[i] = i;
     p.matrix = a;
   } else {
-    p.perm = rcm_permutation(a);
+    p.perm = ordering_permutation(a, ordering);
     p.matrix = permute_symmetric(a, p.perm);
     p.matrix.name = a.name + ordering_suffix(ordering);
   }

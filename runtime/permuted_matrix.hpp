@@ -15,7 +15,7 @@ namespace jitsparse {
 
 struct PermutedMatrix {
   Ordering ordering = Ordering::none;
-  HostMatrix matrix;             // P A P^T, named "<name>@rcm" (none: A, name unchanged)
+  HostMatrix matrix;             // P A P^T, named "<name>@rcm" or "@degree" (none: A, name unchanged)
   std::vector<int32_t> perm;     // old -> new
   std::vector<int32_t> inverse;  // new -> old
 

@@ -388,15 +388,17 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     if (hola) candidates.insert(hola->first);
   }
   // What the query can run, as the tuner would time it: renumbered variants only where renumbering may
-  // pay (else two moves of x and y for nothing), narrow ones only where the columns may fit 16 bits (else
+  // pay (else two moves of x and y for nothing) and only in the ordering the tuner would try for it (a
+  // graph's @degree would scramble a mesh), narrow ones only where the columns may fit 16 bits (else
   // their wide twins).
   const bool may_renumber = renumbering_may_pay(q.features), narrow_ok = q.features.narrow_fits != 0;
+  const std::string ordering_wanted = ordering_suffix(preferred_ordering(q.features));
   std::deque<std::string> made;  // names of the twins made here (views into them stay valid)
   std::unordered_set<std::string_view> runnable;
   for (const std::string_view v : candidates) {
     const NameParts n = split_name(v);
     const bool renumbered = !n.ordering.empty();
-    if (renumbered && !may_renumber) continue;
+    if (renumbered && (!may_renumber || n.ordering != ordering_wanted)) continue;
     if (!narrow_ok && !renumbered && n.narrow()) {
       made.push_back(policy_form(v).wide);
       runnable.insert(made.back());

@@ -46,12 +46,12 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
             std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
   // A narrow (-d16) variant learnt on other matrices needs this one's columns within 16 bits of its rows;
   // where they are not (checked only then: a pass over the entries), its wide twin runs instead.
-  // A renumbered (@rcm) one needs a square matrix, and, narrow, the renumbered columns within 16 bits
-  // (reverse Cuthill-McKee computed here: DeviceMatrix::for_variant computes it again when it packs).
+  // A renumbered (@rcm, @degree) one needs a square matrix, and, narrow, the renumbered columns within 16
+  // bits (the permutation computed here: DeviceMatrix::for_variant computes it again when it packs).
   auto for_this_matrix = [&a](Variant v) {
     if (v.ordering != Ordering::none && a.rows != a.cols) v.ordering = Ordering::none;
     if (v.layout.narrow &&
-        !(v.ordering == Ordering::none ? narrow_columns_fit(a) : narrow_columns_fit(a, rcm_permutation(a))))
+        !(v.ordering == Ordering::none ? narrow_columns_fit(a) : narrow_columns_fit(a, ordering_permutation(a, v.ordering))))
       v.layout.narrow = false;
     return v;
   };

@@ -63,6 +63,8 @@ std::string format_seconds(double s) {
 }
 
 constexpr int kPolicyTwins = 3;  // variants whose load-policy and unroll twins are measured
+// The renumbering stage searches the schedules of its best variant if that is within this of the best.
+constexpr double kRenumberedKeep = 1.15;
 // HiSparse layouts past the first run only where the first is within this factor of stage one's best (it
 // never won on the built-in set: 1.4-25x slower than the tuned winners).
 constexpr double kHisparseKeep = 2.0;
@@ -704,9 +706,10 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
       wanted.push_back(v);
   if (wanted.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
-  if (!job.renumbered && job.a->rows == job.a->cols &&
-      std::any_of(wanted.begin(), wanted.end(), [](const Variant& v) { return v.ordering != Ordering::none; }))
-    job.renumbered = &renumbered(*job.a, job.record.hash);  // quick tuning and evaluate may ask for one
+  const auto first_renumbered =
+      std::find_if(wanted.begin(), wanted.end(), [](const Variant& v) { return v.ordering != Ordering::none; });
+  if (!job.renumbered && job.a->rows == job.a->cols && first_renumbered != wanted.end())
+    job.renumbered = &renumbered(*job.a, job.record.hash, first_renumbered->ordering);  // quick tuning, evaluate
   // [renumbered]: the matrix as it is, or P A P^T (job.renumbered), and their transposed copies
   const HostMatrix* plain[2] = {job.a, job.renumbered ? &job.renumbered->matrix : nullptr};
   const HostMatrix* transposed[2] = {nullptr, nullptr};
@@ -714,7 +717,8 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     if (plain[r] && std::any_of(wanted.begin(), wanted.end(), [r](const Variant& v) {
           return v.uses_transposed_copy() && (v.ordering != Ordering::none) == (r == 1);
         }))
-      transposed[r] = &transposed_copy(*plain[r], job.record.hash, r == 1);
+      transposed[r] = &transposed_copy(
+          *plain[r], r == 1 ? job.record.hash + ordering_suffix(job.renumbered->ordering) : job.record.hash, r == 1);
   std::vector<std::unique_ptr<PackedMatrix>> packs(wanted.size());
   std::vector<std::string> errors(wanted.size());
   std::vector<std::thread> pool;
@@ -727,6 +731,11 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
     const int r = wanted[i].ordering != Ordering::none ? 1 : 0;
     if (r == 1 && !job.renumbered) {
       job.layout_skip[matrix_key(wanted[i])] = "skipped: a renumbering needs a square matrix";
+      continue;
+    }
+    if (r == 1 && wanted[i].ordering != job.renumbered->ordering) {  // one renumbered copy per matrix in memory
+      job.layout_skip[matrix_key(wanted[i])] =
+          "skipped: this search renumbers the matrix " + ordering_suffix(job.renumbered->ordering) + " only";
       continue;
     }
     const HostMatrix& m = wanted[i].uses_transposed_copy() ? *transposed[r] : *plain[r];
@@ -1181,20 +1190,31 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   auto renumbering_stage = [&](bool quick_only) {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
-    job.stage = "renumbering (rcm)";
+    const Ordering ordering = preferred_ordering(facts.features);
+    job.stage = "renumbering (" + to_string(ordering) + ")";
     const auto t0 = std::chrono::steady_clock::now();
-    job.renumbered = &renumbered(a, facts.hash);
+    job.renumbered = &renumbered(a, facts.hash, ordering);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     pack_seconds_ += took;
     pack_by_matrix_[a.name] += took;
-    const auto first = ordering_twins(job.record, kOrderingLayouts, Ordering::rcm, renumbered_narrow_);
+    const auto first = ordering_twins(job.record, kOrderingLayouts, ordering, renumbered_narrow_);
     pack_layouts(job, first);
     run_variants(job, first);
-    // Where a renumbered variant is the fastest, its schedules and load policy as for the others.
+    // Where a renumbered variant is the fastest or near it, its schedules (hola: its whole grid) and load
+    // policy as for the others: the plain matrix's best schedule is often not the renumbered one's (the
+    // R-MAT graph by degree: hola-64x16-ept2 63.5 us, hola-128x8-ept4 49.4, the plain best 57-59).
     const MeasurementRecord* best = job.record.best();
-    if (quick_only || !best || Variant::parse(best->variant).ordering == Ordering::none) return;
-    job.stage = "renumbering (rcm): schedules";
-    std::vector<Variant> more = refined_grid_variants(Variant::parse(best->variant), limits);
+    const MeasurementRecord* best_renumbered = nullptr;
+    for (const auto& m : job.record.measurements)  // only an ordering puts '@' into a name
+      if (m.ok() && m.variant.find('@') != std::string::npos && (!best_renumbered || m.median_us < best_renumbered->median_us))
+        best_renumbered = &m;
+    if (quick_only || !best || !best_renumbered || best_renumbered->median_us > kRenumberedKeep * best->median_us) return;
+    job.stage = "renumbering (" + to_string(ordering) + "): schedules";
+    const Variant seed = Variant::parse(best_renumbered->variant);
+    std::vector<Variant> more = seed.layout.outer == OuterLayout::hola ? grid_variants(entry, seed, limits)
+                                                                       : refined_grid_variants(seed, limits);
+    more.erase(std::remove_if(more.begin(), more.end(), [&](const Variant& v) { return job.record.find(v.name()); }),
+               more.end());
     for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_))
       if (t.ordering != Ordering::none) more.push_back(t);
     pack_layouts(job, more);
@@ -1260,11 +1280,12 @@ const HostMatrix& Tuner::transposed_copy(const HostMatrix& m, const std::string&
   return *transposed_[r];
 }
 
-const PermutedMatrix& Tuner::renumbered(const HostMatrix& a, const std::string& hash) {
-  if (!renumbered_ || renumbered_hash_ != hash) {
+const PermutedMatrix& Tuner::renumbered(const HostMatrix& a, const std::string& hash, Ordering ordering) {
+  const std::string key = hash + ordering_suffix(ordering);
+  if (!renumbered_ || renumbered_hash_ != key) {
     renumbered_.reset();
-    renumbered_ = std::make_unique<PermutedMatrix>(reorder(a, Ordering::rcm));
-    renumbered_hash_ = hash;
+    renumbered_ = std::make_unique<PermutedMatrix>(reorder(a, ordering));
+    renumbered_hash_ = key;
     renumbered_narrow_ = narrow_columns_fit(renumbered_->matrix);
   }
   return *renumbered_;

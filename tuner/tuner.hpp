@@ -148,9 +148,9 @@ class Tuner {
   std::map<std::string, double> pack_by_matrix_;  // packing and uploading, by matrix name
   std::unique_ptr<L2Flush> flush_;   // made on the first matrix larger than the L2 (cold finalists)
   std::unique_ptr<GpuCheck> check_;  // the CPU reference of the matrix tuned last (kept across precisions)
-  // The renumbering stage's P A P^T of the matrix tuned last (kept across precisions), and whether its
-  // columns fit the narrow layouts.
-  const PermutedMatrix& renumbered(const HostMatrix& a, const std::string& hash);
+  // The renumbering stage's P A P^T of the matrix tuned last in `ordering` (preferred_ordering; kept across
+  // precisions), and whether its columns fit the narrow layouts.
+  const PermutedMatrix& renumbered(const HostMatrix& a, const std::string& hash, Ordering ordering);
   std::unique_ptr<PermutedMatrix> renumbered_;
   std::string renumbered_hash_;
   bool renumbered_narrow_ = false;

@@ -62,9 +62,16 @@ TEST_CASE("permuted matrix: none is the identity; errors are clear") {
   CHECK_THROWS_WITH_AS(reorder(random_matrix(complex, o), Ordering::rcm), doctest::Contains("not square"),
                        InvalidArgument);
   CHECK(parse_ordering("rcm") == Ordering::rcm);
+  CHECK(parse_ordering("degree") == Ordering::degree);
   CHECK(parse_ordering("none") == Ordering::none);
-  CHECK_THROWS_WITH_AS(parse_ordering("amd"), doctest::Contains("expected none or rcm"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(parse_ordering("amd"), doctest::Contains("expected none, rcm or degree"), InvalidArgument);
   CHECK(to_string(Ordering::rcm) == "rcm");
+  CHECK(to_string(Ordering::degree) == "degree");
+  CHECK(ordering_suffix(Ordering::degree) == "@degree");
+  const PermutedMatrix by_degree = reorder(a, Ordering::degree);
+  CHECK(by_degree.perm == degree_permutation(a));
+  CHECK(by_degree.matrix.name == a.name + "@degree");
+  CHECK(by_degree.from_permuted(by_degree.to_permuted(std::vector<double>(100, 1.5))) == std::vector<double>(100, 1.5));
 
   // 0 x 0 goes through as well.
   const PermutedMatrix empty = reorder(HostMatrix{complex, "empty"}, Ordering::rcm);

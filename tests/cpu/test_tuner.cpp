@@ -459,6 +459,12 @@ TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on 
   f.rows = f.cols = 8000;
   f.mean_distance_from_diagonal = 2600;
   CHECK_FALSE(renumbering_may_pay(f));
+  // which renumbering: by degree where rows are skewed (a graph), else reverse Cuthill-McKee
+  f.mean_row = 16;
+  f.std_row = 113;  // the R-MAT graph of the main set
+  CHECK(preferred_ordering(f) == Ordering::degree);
+  f.std_row = 3;  // a mesh
+  CHECK(preferred_ordering(f) == Ordering::rcm);
 }
 
 TEST_CASE("tuner: stage two sweeps a coarse grid, then every schedule near each pair's best") {

@@ -293,7 +293,7 @@ TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (real
 TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (complex)") { run_new_kernels("complex"); }
 TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (block3)") { run_new_kernels("block3"); }
 
-// Renumbered variants (@rcm): DeviceMatrix::for_variant packs P A P^T, SpmvLaunch moves x in and the
+// Renumbered variants (@rcm, @degree): DeviceMatrix::for_variant packs P A P^T, SpmvLaunch moves x in and the
 // result back (permute.cuh); checked in the caller's numbering against A itself, with alpha and beta, in
 // every family (row, narrow row, hola, hisparse), op n, t and h, both kinds, both vector layouts. Small
 // enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
@@ -310,20 +310,21 @@ static void run_renumbered(const char* name) {
   const std::vector<std::string> variants = {
       "csr-aos-aos/static-256x2", "ell-soa-soa-d16/dynamic-128x4-u8", "sell32-aos-soa/static-64x4-tpr4-cached",
       "sell32s256-soa-aos-d16/static-128x4-u1", "hola-aos-aos/hola-128x4-ept4", "hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s"};
-  for (const auto& vs : variants)
-    for (Precision p : {Precision::f32, Precision::f64})
-      for (Op op : {Op::n, Op::t, Op::h})
-        for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy}) {
-          if ((op == Op::n && kind == TransposeKind::copy) || (op == Op::h && !e.has_adjoint)) continue;
-          Variant v = Variant::parse(e.name + "." + to_string(p) + "/" + vs + "@rcm");
-          v.op = op;
-          v.transpose = v.layout.outer == OuterLayout::hisparse && op != Op::n ? TransposeKind::tree : kind;
-          if (kernel_shared_bytes(v, e.num_vector_components()) > kMaxStaticShared) continue;
-          const DeviceMatrix da = DeviceMatrix::for_variant(ctx, a, v);
-          CHECK(da.ordering() == Ordering::rcm);
-          check_variant(ctx, v, a, da, 1.0, 0.0);
-          check_variant(ctx, v, a, da, -0.5, 2.0);
-        }
+  for (Ordering ordering : {Ordering::rcm, Ordering::degree})
+    for (const auto& vs : variants)
+      for (Precision p : {Precision::f32, Precision::f64})
+        for (Op op : {Op::n, Op::t, Op::h})
+          for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy}) {
+            if ((op == Op::n && kind == TransposeKind::copy) || (op == Op::h && !e.has_adjoint)) continue;
+            Variant v = Variant::parse(e.name + "." + to_string(p) + "/" + vs + ordering_suffix(ordering));
+            v.op = op;
+            v.transpose = v.layout.outer == OuterLayout::hisparse && op != Op::n ? TransposeKind::tree : kind;
+            if (kernel_shared_bytes(v, e.num_vector_components()) > kMaxStaticShared) continue;
+            const DeviceMatrix da = DeviceMatrix::for_variant(ctx, a, v);
+            CHECK(da.ordering() == ordering);
+            check_variant(ctx, v, a, da, 1.0, 0.0);
+            check_variant(ctx, v, a, da, -0.5, 2.0);
+          }
   // A renumbered matrix runs only renumbered variants, and the other way round.
   const Variant v = Variant::parse(e.name + ".f64/csr-aos-aos/static-256x2@rcm");
   const DeviceMatrix plain(ctx, a, v.layout, v.precision);
