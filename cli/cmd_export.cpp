@@ -88,7 +88,8 @@ int run_export(const std::vector<std::string>& args) {
     std::cout << "note: " << name << " runs on the matrix renumbered by "
               << (Variant::parse(name).ordering == Ordering::degree ? "decreasing degree (core/permutation.hpp)"
                                                                     : "reverse Cuthill-McKee")
-              << ": its kernel was exported; give it P A P^T (and P x), and move the result back with P^T\n";
+              << ": its kernel was exported; give it P A P^T (and P x), and move the result back with P^T (or let the "
+              << "kernel write it back: SpmvParams::y_map, README of the export)\n";
   return 0;
 }
 

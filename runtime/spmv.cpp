@@ -93,21 +93,17 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     : ctx_(&ctx), variant_(v) {
   check_match(v, a, x, y);
   const DeviceInfo& d = ctx.device();
-  const DeviceVector* xk = &x;  // what the product kernel reads and writes
-  DeviceVector* yk = &y;
+  const DeviceVector* xk = &x;  // what the product kernel reads
+  const int* y_map = nullptr;
   if (v.ordering != Ordering::none) {
     n_ = a.rows();
     stride_ = x.stride();
     x_perm_ = std::make_shared<DeviceVector>(ctx, x.size(), x.vector_components(), x.layout(), x.precision());
-    y_perm_ = std::make_shared<DeviceVector>(ctx, y.size(), y.vector_components(), y.layout(), y.precision());
     permute_ = permute_kernel(ctx, v.precision, x.vector_components(), x.layout());
-    // x'[new] = x[inverse[new]], then y[old] = alpha y'[perm[old]] + beta y[old]
+    // x'[new] = x[inverse[new]]; the product writes element new of its result into y[inverse[new]]
     move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), 1.0, 0.0};
-    move_y_ = {y_perm_->data(), y.data(), a.permutation(), alpha, beta};
     xk = x_perm_.get();
-    yk = y_perm_.get();
-    alpha = 1.0;
-    beta = 0.0;
+    y_map = a.inverse_permutation();
   }
   check_variant(v, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
@@ -147,12 +143,14 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   }
   const bool hisparse = v.layout.outer == OuterLayout::hisparse;
   if (v.precision == Precision::f32) {
-    pf_ = make_spmv_params<float>(a, *xk, *yk, alpha, beta);
+    pf_ = make_spmv_params<float>(a, *xk, y, alpha, beta);
     pf_.block_row = block_row;
+    pf_.y_map = y_map;
     if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
   } else {
-    pd_ = make_spmv_params<double>(a, *xk, *yk, alpha, beta);
+    pd_ = make_spmv_params<double>(a, *xk, y, alpha, beta);
     pd_.block_row = block_row;
+    pd_.y_map = y_map;
     if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
   }
 }
@@ -161,7 +159,6 @@ void SpmvLaunch::launch() const {
   if (!permute_) return launch_product();
   launch_move(move_x_);
   launch_product();
-  launch_move(move_y_);
 }
 
 void SpmvLaunch::launch_move(const Move& m) const {

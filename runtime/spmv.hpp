@@ -22,7 +22,7 @@ class SpmvLaunch {
   // kernels if needed.
   SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, const DeviceVector& x, DeviceVector& y,
              double alpha = 1.0, double beta = 0.0);
-  void launch() const;  // on ctx.stream() (one or two kernels); throws DeviceError if a launch fails
+  void launch() const;  // on ctx.stream() (one to three kernels); throws DeviceError if a launch fails
   const Variant& variant() const { return variant_; }
 
  private:
@@ -35,16 +35,17 @@ class SpmvLaunch {
   bool programmatic_ = false;
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
-  // Renumbered variants: the scratch vectors in P A P^T's numbering and the two moves (permute.cuh).
+  // Renumbered variants: x moved into P A P^T's numbering (permute.cuh) before the product, which writes
+  // the caller's y through SpmvParams::y_map.
   struct Move {
     const void* src = nullptr;
     void* dst = nullptr;
     const int* from = nullptr;
     double alpha = 1, beta = 0;
   };
-  std::shared_ptr<DeviceVector> x_perm_, y_perm_;
+  std::shared_ptr<DeviceVector> x_perm_;
   cudaKernel_t permute_ = nullptr;
-  Move move_x_, move_y_;
+  Move move_x_;
   int n_ = 0;
   long long stride_ = 0;
   void launch_move(const Move& m) const;

@@ -115,10 +115,18 @@ __device__ __forceinline__ T combine(const SpmvParams<T>& p, T acc, const T* y) 
 //   store_y:      y = alpha * s + beta * y   (the only writer of the element)
 //   scale_y:      y = beta * y               (before others add into it)
 //   add_y_atomic: y += alpha * s by atomics  (several writers after scale_y)
+// Each first maps the element through p.y_map: a renumbered product writes the caller's y directly, with
+// no pass that moves the result back (one kernel less per product).
+template <class T>
+__device__ __forceinline__ int y_element(const SpmvParams<T>& p, int row) {
+  return p.y_map ? __ldg(p.y_map + row) : row;
+}
+
 template <class Derived>
 struct VecStores {
   template <class E, class T>
   __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+    row = y_element(p, row);
 #pragma unroll
     for (int i = 0; i < E::V; ++i) {
       T* y = Derived::template y_at<E>(p, row, i);
@@ -127,6 +135,7 @@ struct VecStores {
   }
   template <class E, class T>
   __device__ __forceinline__ static void scale_y(const SpmvParams<T>& p, int row) {
+    row = y_element(p, row);
 #pragma unroll
     for (int i = 0; i < E::V; ++i) {
       T* y = Derived::template y_at<E>(p, row, i);
@@ -135,6 +144,7 @@ struct VecStores {
   }
   template <class E, class T>
   __device__ __forceinline__ static void add_y_atomic(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
+    row = y_element(p, row);
 #pragma unroll
     for (int i = 0; i < E::V; ++i) atomicAdd(Derived::template y_at<E>(p, row, i), p.alpha * s[i]);
   }

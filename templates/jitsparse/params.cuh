@@ -37,6 +37,8 @@ struct SpmvParams {
   int hs_y_len;       // elements of y
   const int* row_perm;  // sorted sell: the matrix row of each stored row (its y element; x for op t/h)
   int ell_width;        // ell: elements per row of the padded array (stored positions / ell_stride)
+  const int* y_map;     // renumbered (Variant::ordering): the caller's y element of each element of P A P^T's
+                        // numbering (the inverse permutation); null: the same element
 };
 
 }  // namespace jitsparse
