@@ -61,6 +61,16 @@ cudaKernel_t permute_kernel(Context& ctx, Precision p, int components, VectorLay
   return ctx.kernel(s);
 }
 
+// JITSPARSE_RENUMBERED_Y=move: a renumbered product writes a scratch y and a second kernel moves it back
+// (what it did before SpmvParams::y_map; kept to measure one against the other).
+bool y_map_allowed() {
+  static const bool allowed = [] {
+    const char* v = std::getenv("JITSPARSE_RENUMBERED_Y");
+    return !(v && std::strcmp(v, "move") == 0);
+  }();
+  return allowed;
+}
+
 // JITSPARSE_PROGRAMMATIC_LAUNCH=0 launches the kernel after its prologue the plain way.
 bool programmatic_launch_allowed() {
   static const bool allowed = [] {
@@ -93,7 +103,8 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     : ctx_(&ctx), variant_(v) {
   check_match(v, a, x, y);
   const DeviceInfo& d = ctx.device();
-  const DeviceVector* xk = &x;  // what the product kernel reads
+  const DeviceVector* xk = &x;  // what the product kernel reads and writes
+  DeviceVector* yk = &y;
   const int* y_map = nullptr;
   if (v.ordering != Ordering::none) {
     n_ = a.rows();
@@ -103,7 +114,15 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     // x'[new] = x[inverse[new]]; the product writes element new of its result into y[inverse[new]]
     move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), 1.0, 0.0};
     xk = x_perm_.get();
-    y_map = a.inverse_permutation();
+    if (y_map_allowed()) {
+      y_map = a.inverse_permutation();
+    } else {  // y'[new], then y[old] = alpha y'[perm[old]] + beta y[old]
+      y_perm_ = std::make_shared<DeviceVector>(ctx, y.size(), y.vector_components(), y.layout(), y.precision());
+      move_y_ = {y_perm_->data(), y.data(), a.permutation(), alpha, beta};
+      yk = y_perm_.get();
+      alpha = 1.0;
+      beta = 0.0;
+    }
   }
   check_variant(v, d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm);
   kernel_ = ctx.kernel(v);
@@ -143,12 +162,12 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   }
   const bool hisparse = v.layout.outer == OuterLayout::hisparse;
   if (v.precision == Precision::f32) {
-    pf_ = make_spmv_params<float>(a, *xk, y, alpha, beta);
+    pf_ = make_spmv_params<float>(a, *xk, *yk, alpha, beta);
     pf_.block_row = block_row;
     pf_.y_map = y_map;
     if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
   } else {
-    pd_ = make_spmv_params<double>(a, *xk, y, alpha, beta);
+    pd_ = make_spmv_params<double>(a, *xk, *yk, alpha, beta);
     pd_.block_row = block_row;
     pd_.y_map = y_map;
     if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
@@ -159,6 +178,7 @@ void SpmvLaunch::launch() const {
   if (!permute_) return launch_product();
   launch_move(move_x_);
   launch_product();
+  if (y_perm_) launch_move(move_y_);
 }
 
 void SpmvLaunch::launch_move(const Move& m) const {

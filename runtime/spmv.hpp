@@ -36,16 +36,17 @@ class SpmvLaunch {
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
   // Renumbered variants: x moved into P A P^T's numbering (permute.cuh) before the product, which writes
-  // the caller's y through SpmvParams::y_map.
+  // the caller's y through SpmvParams::y_map (or, with JITSPARSE_RENUMBERED_Y=move, a scratch y moved back
+  // after it).
   struct Move {
     const void* src = nullptr;
     void* dst = nullptr;
     const int* from = nullptr;
     double alpha = 1, beta = 0;
   };
-  std::shared_ptr<DeviceVector> x_perm_;
+  std::shared_ptr<DeviceVector> x_perm_, y_perm_;
   cudaKernel_t permute_ = nullptr;
-  Move move_x_;
+  Move move_x_, move_y_;
   int n_ = 0;
   long long stride_ = 0;
   void launch_move(const Move& m) const;
