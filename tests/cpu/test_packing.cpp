@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 #include "io/matrix_market.hpp"
+#include "tuner/builtin_matrices.hpp"
 
 using namespace jitsparse;
 
@@ -731,5 +733,19 @@ TEST_CASE("packing: narrow layouts (-d16) hold 16-bit column offsets from the ro
   for (const char* layout : {"csr-aos-aos-d16", "ell-aos-aos-d16", "sell32s64-aos-aos-d16"}) {
     const PackedMatrix m = pack(fits, Layout::parse(layout), Precision::f64);
     check_spmv(fits, m, random_vector(fits.cols, 1, 3), 1.0, 0.0);
+  }
+}
+
+// Where a tune's packing time goes (host work, the same on any machine). Run by hand:
+//   jitsparse_cpu_tests -tc="*packing timing*" --no-skip
+TEST_CASE("packing: timing of the main set's layouts" * doctest::skip()) {
+  for (const char* name : {"laplacian_large", "graph_irregular"}) {
+    const HostMatrix a = builtin_matrix(name).matrix;
+    for (const Layout& l : all_layouts()) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const PackedMatrix p = pack(a, l, Precision::f64);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      MESSAGE(name << " " << l.name() << ": " << s << " s, " << p.stored_entries << " positions");
+    }
   }
 }
