@@ -741,11 +741,15 @@ TEST_CASE("packing: narrow layouts (-d16) hold 16-bit column offsets from the ro
 TEST_CASE("packing: timing of the main set's layouts" * doctest::skip()) {
   for (const char* name : {"laplacian_large", "graph_irregular"}) {
     const HostMatrix a = builtin_matrix(name).matrix;
+    double total = 0;
     for (const Layout& l : all_layouts()) {
+      if (l.outer == OuterLayout::ell && std::string(name) == "graph_irregular") continue;  // over 2^31 positions
       const auto t0 = std::chrono::steady_clock::now();
       const PackedMatrix p = pack(a, l, Precision::f64);
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      MESSAGE(name << " " << l.name() << ": " << s << " s, " << p.stored_entries << " positions");
+      total += s;
+      MESSAGE(std::string(name) << " " << l.name() << ": " << s << " s, " << p.stored_entries << " positions");
     }
+    MESSAGE(std::string(name) << ": " << total << " s in all");
   }
 }
