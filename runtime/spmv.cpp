@@ -106,6 +106,7 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   const DeviceVector* xk = &x;  // what the product kernel reads and writes
   DeviceVector* yk = &y;
   const int* y_map = nullptr;
+  const void* x_caller = nullptr;  // hola: its prologue moves x (SpmvParams::x_caller)
   if (v.ordering != Ordering::none) {
     n_ = a.rows();
     stride_ = x.stride();
@@ -114,6 +115,10 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     // x'[new] = x[inverse[new]]; the product writes element new of its result into y[inverse[new]]
     move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), 1.0, 0.0};
     xk = x_perm_.get();
+    if (v.layout.outer == OuterLayout::hola && y_map_allowed()) {
+      x_caller = x.data();  // hola_prepare moves x through the same inverse permutation as y_map
+      move_x_in_prologue_ = true;
+    }
     if (y_map_allowed()) {
       y_map = a.inverse_permutation();
     } else {  // y'[new], then y[old] = alpha y'[perm[old]] + beta y[old]
@@ -165,18 +170,22 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     pf_ = make_spmv_params<float>(a, *xk, *yk, alpha, beta);
     pf_.block_row = block_row;
     pf_.y_map = y_map;
+    pf_.x_caller = static_cast<const float*>(x_caller);
+    pf_.x_moved = x_caller ? static_cast<float*>(x_perm_->data()) : nullptr;
     if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
   } else {
     pd_ = make_spmv_params<double>(a, *xk, *yk, alpha, beta);
     pd_.block_row = block_row;
     pd_.y_map = y_map;
+    pd_.x_caller = static_cast<const double*>(x_caller);
+    pd_.x_moved = x_caller ? static_cast<double*>(x_perm_->data()) : nullptr;
     if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
   }
 }
 
 void SpmvLaunch::launch() const {
   if (!permute_) return launch_product();
-  launch_move(move_x_);
+  if (!move_x_in_prologue_) launch_move(move_x_);
   launch_product();
   if (y_perm_) launch_move(move_y_);
 }

@@ -47,6 +47,7 @@ class SpmvLaunch {
   std::shared_ptr<DeviceVector> x_perm_, y_perm_;
   cudaKernel_t permute_ = nullptr;
   Move move_x_, move_y_;
+  bool move_x_in_prologue_ = false;  // hola: hola_prepare moves x (SpmvParams::x_caller), one kernel less
   int n_ = 0;
   long long stride_ = 0;
   void launch_move(const Move& m) const;

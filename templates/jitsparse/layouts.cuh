@@ -152,6 +152,10 @@ struct VecStores {
 
 struct VecAos : VecStores<VecAos> {
   template <class E, class T>
+  __device__ __forceinline__ static long long x_index(const SpmvParams<T>&, int j, int i) {
+    return static_cast<long long>(j) * E::V + i;
+  }
+  template <class E, class T>
   __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
     T s[E::V];
     load_contiguous<T, E::V, LoadVector>(p.x + static_cast<long long>(col) * E::V, s);
@@ -164,6 +168,10 @@ struct VecAos : VecStores<VecAos> {
 };
 
 struct VecSoa : VecStores<VecSoa> {
+  template <class E, class T>
+  __device__ __forceinline__ static long long x_index(const SpmvParams<T>& p, int j, int i) {
+    return i * p.x_stride + j;
+  }
   template <class E, class T>
   __device__ __forceinline__ static void load_x(const SpmvParams<T>& p, int col, typename E::Vector& v) {
     T s[E::V];

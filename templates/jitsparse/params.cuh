@@ -39,6 +39,8 @@ struct SpmvParams {
   int ell_width;        // ell: elements per row of the padded array (stored positions / ell_stride)
   const int* y_map;     // renumbered (Variant::ordering): the caller's y element of each element of P A P^T's
                         // numbering (the inverse permutation); null: the same element
+  const T* x_caller;    // renumbered hola: hola_prepare moves the caller's x into x_moved (which is x) through
+  T* x_moved;           // y_map, so no kernel of its own does; null: x is ready
 };
 
 }  // namespace jitsparse
