@@ -115,12 +115,12 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     // x'[new] = x[inverse[new]]; the product writes element new of its result into y[inverse[new]]
     move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), 1.0, 0.0};
     xk = x_perm_.get();
-    if (v.layout.outer == OuterLayout::hola && y_map_allowed()) {
-      x_caller = x.data();  // hola_prepare moves x through the same inverse permutation as y_map
-      move_x_in_prologue_ = true;
-    }
     if (y_map_allowed()) {
       y_map = a.inverse_permutation();
+      if (v.layout.outer == OuterLayout::hola) {
+        x_caller = x.data();  // hola_prepare moves x through the same inverse permutation as y_map
+        move_x_in_prologue_ = true;
+      }
     } else {  // y'[new], then y[old] = alpha y'[perm[old]] + beta y[old]
       y_perm_ = std::make_shared<DeviceVector>(ctx, y.size(), y.vector_components(), y.layout(), y.precision());
       move_y_ = {y_perm_->data(), y.data(), a.permutation(), alpha, beta};

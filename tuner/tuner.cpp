@@ -1213,8 +1213,6 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const Variant seed = Variant::parse(best_renumbered->variant);
     std::vector<Variant> more = seed.layout.outer == OuterLayout::hola ? grid_variants(entry, seed, limits)
                                                                        : refined_grid_variants(seed, limits);
-    more.erase(std::remove_if(more.begin(), more.end(), [&](const Variant& v) { return job.record.find(v.name()); }),
-               more.end());
     for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_))
       if (t.ordering != Ordering::none) more.push_back(t);
     pack_layouts(job, more);
