@@ -114,8 +114,8 @@ Ordering parse_reorder_option(const std::string& s) {
 
 const char* const kReorderHelp =
     "none, rcm or degree: each square matrix also runs renumbered (P A P^T) by reverse Cuthill-McKee (a smaller "
-    "bandwidth) or by decreasing degree (a graph's hubs together), as '<name>@rcm' ('@degree') with its own "
-    "database record and domain '<domain>@rcm'";
+    "bandwidth) or by decreasing degree (a graph's hubs together), as '<name>@rcm' (or '@degree') with its own "
+    "database record and domain '<domain>@rcm' (or '@degree')";
 
 double parse_duration(const std::string& s) {
   char* end = nullptr;
