@@ -21,7 +21,8 @@ std::string Schedule::name() const {
   std::string s = k + std::to_string(threads) + "x" + std::to_string(blocks_per_sm);
   if (kind == ScheduleKind::hola) return s + "-ept" + std::to_string(entries_per_thread);
   if (kind == ScheduleKind::hisparse)
-    return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip) + (small_leaves ? "-s" : "");
+    return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip) +
+           (unroll != 2 ? "-u" + std::to_string(unroll) : "") + (small_leaves ? "-s" : "");
   if (threads_per_row > 1) s += "-tpr" + std::to_string(threads_per_row);
   if (unroll != 2) s += "-u" + std::to_string(unroll);
   if (cached_matrix) s += "-cached";
@@ -54,7 +55,7 @@ struct NameReader {
 };
 
 // static|dynamic-N(1-5 digits)xB(1-3)[-tprT(1-3)][-uU(1-2)][-cached], hola-NxB-eptE(1-3),
-// hisparse-NxB-gG(1-3)-bigS(1-9)[-s]; false when the name is none of these.
+// hisparse-NxB-gG(1-3)-bigS(1-9)[-uU(1-2)][-s]; false when the name is none of these.
 bool read_schedule(std::string_view name, Schedule& r) {
   NameReader n{name};
   auto threads_blocks = [&] {
@@ -65,6 +66,7 @@ bool read_schedule(std::string_view name, Schedule& r) {
     if (!threads_blocks() || !n.literal("-g") || !n.number(3, r.threads_per_row) || !n.literal("-big") ||
         !n.number(9, r.big_strip))
       return false;
+    if (n.literal("-u") && !n.number(2, r.unroll)) return false;
     r.small_leaves = n.literal("-s");
     return n.done();
   }
@@ -119,8 +121,8 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
   const bool row_family = s.row_family();
   if (s.cached_matrix && !row_family)
     throw InvalidArgument("schedule " + n + ": the cached load policy belongs to static and dynamic schedules only");
-  if (s.unroll != 2 && !row_family)
-    throw InvalidArgument("schedule " + n + ": unrolling belongs to static and dynamic schedules only");
+  if (s.unroll != 2 && !row_family && s.kind != ScheduleKind::hisparse)
+    throw InvalidArgument("schedule " + n + ": unrolling belongs to static, dynamic and hisparse schedules only");
   if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
     throw InvalidArgument("schedule " + n + ": unroll must be 1, 2, 4 or 8");
   if (s.kind == ScheduleKind::hisparse) {

@@ -35,12 +35,13 @@ struct Schedule {
   // Row family only: matrix arrays read through the read-only cache (ld.global.nc) instead of
   // evict-first (ld.global.cs): pays where the matrix stays in L2 between products (name suffix "-cached").
   bool cached_matrix = false;
-  // Row family only: iterations of a row's loop unrolled (loads in flight per thread): 1, 2, 4 or 8
+  // Row family: iterations of a row's loop unrolled (loads in flight per thread); hisparse: chunks of a
+  // COO leaf's entries each thread loads per step (templates/jitsparse/hisparse.cuh). 1, 2, 4 or 8
   // (name suffix "-u4" when not 2).
   int unroll = 2;
 
   // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached",
-  // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-s"
+  // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-u4-s"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
   int entries_per_block() const { return threads * entries_per_thread; }

@@ -329,8 +329,16 @@ std::vector<Variant> coarse_grid_variants(const EntryType& entry, const Variant&
 
 std::vector<Variant> refined_grid_variants(const Variant& best, const ScheduleLimits& limits) {
   const Schedule& s = best.schedule;
-  if (!s.row_family()) return {};
   std::vector<Variant> out;
+  if (s.kind == ScheduleKind::hisparse) {  // the grid's best with the other chunk counts per thread
+    for (int u : {1, 2, 4, 8})
+      if (u != s.unroll) {
+        out.push_back(best);
+        out.back().schedule.unroll = u;
+      }
+    return out;
+  }
+  if (!s.row_family()) return {};
   for (int t : thread_counts(limits))
     for (int b : block_counts(limits)) {
       if (t * b > limits.max_threads_per_sm || 2 * t < s.threads || t > 2 * s.threads || 2 * b < s.blocks_per_sm ||

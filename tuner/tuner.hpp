@@ -210,7 +210,8 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
 // Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
 // the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,
 // dynamic} and the seed itself (at most 13 schedules); the refined grid around a pair's best is every
-// n_t and n_b within a factor of two of it in the same kind, and the other kind at its n_t and n_b.
+// n_t and n_b within a factor of two of it in the same kind, and the other kind at its n_t and n_b; for a
+// hisparse best (whose grid is whole), its twins with the other chunk counts per thread (unroll 1-8).
 std::vector<Variant> coarse_grid_variants(const EntryType& entry, const Variant& seed, const ScheduleLimits& limits);
 std::vector<Variant> refined_grid_variants(const Variant& best, const ScheduleLimits& limits);
 // The refined grids around the best of each (layout, tpr, kind) pair that `coarse` holds, less what

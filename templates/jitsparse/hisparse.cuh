@@ -5,9 +5,11 @@
 // A strip is D consecutive rows of op(A): a leaf row for A x, a leaf column for A^T x and A^H x (the same
 // pool read transposed: Trans). A group of G threads takes one strip at a time and owns D accumulators
 // in shared memory, so y is written once per strip, with no global atomics. Strips with many entries
-// (the first hs_big_strips of the order) take a whole block: its groups split the strip's leaves and
-// their accumulators are summed in a fixed order.
-//   COOX leaf, A x:   each thread loads X entries and their 8-bit coordinates at once (one wide load);
+// (the first hs_big_strips of the order) take a whole block: its groups split the strip's leaves (or,
+// where it has fewer leaves than groups, the steps of each leaf) and their accumulators are summed in a
+// fixed order.
+//   COOX leaf, A x:   each thread loads U chunks of X entries and their 8-bit coordinates at once (a wide
+//                     load per chunk; U is the schedule's unroll);
 //                     entries are row-major, so sums are formed per run of equal rows in the thread and
 //                     joined across the group by a segmented scan of shuffles; the last thread of a row
 //                     adds it into the accumulator (one writer per row and step: no atomics).
@@ -44,12 +46,16 @@ struct HiCoords {
   __device__ __forceinline__ int col(int i) const { return (w[i / 2] >> (16 * (i % 2) + 8)) & 0xff; }
 };
 
-template <class T, class E, class Vec, class Mac, int D, int G, bool Trans, bool SmallLeaves>
+template <class T, class E, class Vec, class Mac, int D, int G, int U, bool Trans, bool SmallLeaves>
 struct HiSparseGroup {
   static constexpr int V = E::V, C = E::C;
   T* acc;         // D x V accumulators of this group (shared)
   int lane;       // 0..G-1
   unsigned mask;  // the group's lanes in the warp
+  // The groups of a big strip with fewer leaves than groups share every leaf: group `part` of `parts`
+  // takes the steps (dense leaves: rows) of leaf j whose index is part - j modulo parts, so one-step
+  // leaves go round the groups too. (With as many leaves as groups or more, they split the leaves.)
+  int part = 0, parts = 1;
 
   __device__ __forceinline__ void add(int row, const T (&s)[V]) const {
 #pragma unroll
@@ -66,39 +72,70 @@ struct HiSparseGroup {
     E::set(a, s);
   }
 
+  // Chunks of X entries a thread loads per step (the schedule's unroll, U): all their coordinates and
+  // entries are loaded first, then (U > 1) all their x elements, before any is used, so a group has U times the
+  // loads in flight on its chain of dependent loads (coordinates -> x). Capped at 128 bytes of entries
+  // and x elements per thread (32 registers), so a large U does not spill compound entries; beyond the
+  // cap the kernels of two U values are the same.
+  template <int X>
+  __device__ static constexpr int chunks() {
+    constexpr int cap = 128 / (X * (C + V) * static_cast<int>(sizeof(T)));
+    return U < cap ? U : (cap > 1 ? cap : 1);
+  }
+
+
   // count: the leaf's entries, read from its header ahead of time by leaves().
   template <int X>
   __device__ __forceinline__ void coo_leaf(const SpmvParams<T>& p, const unsigned char* node, int block,
-                                           unsigned count) const {
+                                           unsigned count, int first_step) const {
+    constexpr int K = chunks<X>(), N = X * K;  // N consecutive entries per thread and step
     const unsigned padded = (count + X - 1) / X * X;  // the format pads to a multiple of X (core/hisparse.hpp)
     const unsigned char* coords = node + 16;
     const T* entries = reinterpret_cast<const T*>(node + 16 + ((2 * padded + 15) & ~15u));
     const int x0 = block * D;
-    const int steps = (count + G * X - 1) / (G * X);
-    for (int st = 0; st < steps; ++st) {
-      const int i0 = (st * G + lane) * X;
-      HiCoords<X> xy;
-      T s[X * C];
-      if (i0 < static_cast<int>(count)) {
-        xy.load(coords + 2 * i0);
-        load_contiguous<T, X * C, LoadStreaming>(entries + static_cast<long long>(i0) * C, s);
+    const int steps = (count + G * N - 1) / (G * N);
+    for (int st = first_step; st < steps; st += parts) {
+      const int i0 = (st * G + lane) * N;
+      HiCoords<X> xy[K];
+      T s[N * C];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (i0 + k * X >= static_cast<int>(count)) break;  // a chunk that starts inside the leaf is padded
+        xy[k].load(coords + 2 * (i0 + k * X));
+        T chunk[X * C];
+        load_contiguous<T, X * C, LoadStreaming>(entries + static_cast<long long>(i0 + k * X) * C, chunk);
+#pragma unroll
+        for (int c = 0; c < X * C; ++c) s[k * X * C + c] = chunk[c];
+      }
+      // x at each entry's column (A x) or row (A^T x): with U > 1 all loaded together, with U = 1 one at a
+      // time as the entries are used (the kernel before U existed). Preloading made block3 f64 products
+      // 1.47x faster on elasticity_large and quaternion f64 ones 0.81x slower on dirac_large (H100), so
+      // the tuner's unroll twins decide.
+      constexpr bool kPreload = U > 1;
+      typename E::Vector xs[kPreload ? N : 1];
+      auto x_of = [&](int i) -> int { return x0 + (Trans ? xy[i / X].row(i % X) : xy[i / X].col(i % X)); };
+      if constexpr (kPreload) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          if (i0 + i < static_cast<int>(count)) Vec::template load_x<E>(p, x_of(i), xs[i]);
       }
       if (Trans) {
 #pragma unroll
-        for (int i = 0; i < X; ++i) {
+        for (int i = 0; i < N; ++i) {
           if (i0 + i >= static_cast<int>(count)) break;
           typename E::Matrix a;
           T e[C];
 #pragma unroll
           for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
           E::set(a, e);
-          typename E::Vector xv, pr;
-          Vec::template load_x<E>(p, x0 + xy.row(i), xv);
+          typename E::Vector pr, xv;
+          if constexpr (kPreload) xv = xs[i];
+          else Vec::template load_x<E>(p, x_of(i), xv);
           E::zero(pr);
           Mac::template mac<E>(pr, a, xv);
           T out[V];
           E::get(pr, out);
-          add_atomic(xy.col(i), out);
+          add_atomic(xy[i / X].col(i % X), out);
         }
       } else {
         // Runs of equal rows inside this thread: the first (head), complete middle ones, the last (tail).
@@ -107,9 +144,9 @@ struct HiSparseGroup {
         E::zero(head);
         E::zero(tail);
 #pragma unroll
-        for (int i = 0; i < X; ++i) {
+        for (int i = 0; i < N; ++i) {
           if (i0 + i >= static_cast<int>(count)) break;
-          const int r = xy.row(i);
+          const int r = xy[i / X].row(i % X);
           if (r != tail_key && tail_key != kHiNoRow) {
             if (tail_key == head_key) {
               head = tail;
@@ -128,7 +165,8 @@ struct HiSparseGroup {
           for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
           E::set(a, e);
           typename E::Vector xv;
-          Vec::template load_x<E>(p, x0 + xy.col(i), xv);
+          if constexpr (kPreload) xv = xs[i];
+          else Vec::template load_x<E>(p, x_of(i), xv);
           Mac::template mac<E>(tail, a, xv);
         }
         // Segmented inclusive scan of the tails over the group (keys never decrease along the lanes).
@@ -165,10 +203,11 @@ struct HiSparseGroup {
     }
   }
 
-  __device__ __forceinline__ void dense_leaf(const SpmvParams<T>& p, const unsigned char* node, int block) const {
+  __device__ __forceinline__ void dense_leaf(const SpmvParams<T>& p, const unsigned char* node, int block,
+                                             int first_row) const {
     const T* cells = reinterpret_cast<const T*>(node);
     const int x0 = block * D;
-    for (int r = 0; r < D; ++r) {
+    for (int r = first_row; r < D; r += parts) {
       if (Trans) {
         // Stored row r of the leaf meets x[x0 + r]; each thread owns the columns lane, lane + G, ...
         if (x0 + r >= p.hs_x_len) break;
@@ -244,7 +283,8 @@ struct HiSparseGroup {
     }
   }
 
-  // The leaves first .. last-1 of a strip, every step-th one (a group of a block-wide strip takes a share).
+  // The leaves first .. last-1 of a strip, every step-th one (a group of a big strip takes a share of the
+  // leaves, or with parts > 1 a share of each leaf's steps).
   // The group's lanes first read the pointers, blocks and entry counts of the next G leaves at once, so a
   // leaf's chain of dependent loads (list -> header -> coordinates and entries -> x) starts at its data;
   // small leaves are then worked one per lane, the others by the whole group one after another.
@@ -262,11 +302,12 @@ struct HiSparseGroup {
       }
       const bool small = SmallLeaves && mine < last && static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf &&
                          my_count <= kSmall;
+      const bool small_mine = small && ((mine - first) / step) % parts == part;  // a small leaf is one step
       SmallLeaf own;
-      if (small) small_leaf(p, my_ptr, my_block, my_count, own);
-      if (SmallLeaves && __ballot_sync(mask, small) != 0) {
+      if (small_mine) small_leaf(p, my_ptr, my_block, my_count, own);
+      if (SmallLeaves && __ballot_sync(mask, small_mine) != 0) {
         for (int j = 0; j < G; ++j) {  // lane order: the sums' order never changes
-          if (lane == j && small)
+          if (lane == j && small_mine)
 #pragma unroll
             for (int k = 0; k < kSmall; ++k)
               if (k < own.count) add(own.rows[k], own.sums[k]);
@@ -280,11 +321,12 @@ struct HiSparseGroup {
         const unsigned count = __shfl_sync(mask, my_count, j, G);
         if (SmallLeaves && __shfl_sync(mask, small ? 1 : 0, j, G) != 0) continue;
         const unsigned char* node = p.hs_pool + (ptr & ~15ull);
+        const int share = ((part - (base - first) / step - j) % parts + parts) % parts;  // this group's first step
         switch (static_cast<unsigned>(ptr & 15)) {
-          case kHiDenseLeaf: dense_leaf(p, node, block); break;
-          case kHiCoo1: coo_leaf<1>(p, node, block, count); break;
-          case kHiCoo2: coo_leaf<2>(p, node, block, count); break;
-          default: coo_leaf<4>(p, node, block, count); break;
+          case kHiDenseLeaf: dense_leaf(p, node, block, share); break;
+          case kHiCoo1: coo_leaf<1>(p, node, block, count, share); break;
+          case kHiCoo2: coo_leaf<2>(p, node, block, count, share); break;
+          default: coo_leaf<4>(p, node, block, count, share); break;
         }
       }
     }
@@ -296,7 +338,7 @@ struct HiSparseGroup {
   }
 };
 
-template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, bool Trans, bool SmallLeaves>
+template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, int U, bool Trans, bool SmallLeaves>
 __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ SpmvParams<T> p) {
   static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
   constexpr int V = E::V, kGroups = NT / G;
@@ -304,13 +346,23 @@ __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ 
   const int group = threadIdx.x / G;
   const int warp_lane = threadIdx.x % 32;
   const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (warp_lane / G * G);
-  const HiSparseGroup<T, E, Vec, Mac, D, G, Trans, SmallLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  HiSparseGroup<T, E, Vec, Mac, D, G, U, Trans, SmallLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
   const int big = p.hs_big_strips;
   if (static_cast<int>(blockIdx.x) < big) {
-    // A heavy strip: the block's groups split its leaves, then sum their accumulators in group order.
+    // A heavy strip: the block's groups split its leaves, or where it has fewer leaves than groups the
+    // steps of each leaf (H100: 1.2-1.7x on small 3x3-block meshes, whose strips hold a few large
+    // leaves; splitting steps was 2-3x slower on strips of many small leaves); then they sum their
+    // accumulators in group order.
     const int strip = p.hs_strip_order[blockIdx.x];
+    const int first = p.hs_strip_begin[strip], last = p.hs_strip_begin[strip + 1];
     g.zero();
-    g.leaves(p, p.hs_strip_begin[strip] + group, p.hs_strip_begin[strip + 1], kGroups);
+    if (last - first >= kGroups) {
+      g.leaves(p, first + group, last, kGroups);
+    } else {
+      g.part = group;
+      g.parts = kGroups;
+      g.leaves(p, first, last, 1);
+    }
     __syncthreads();
     for (int r = threadIdx.x; r < D; r += NT) {
       const int row = strip * D + r;

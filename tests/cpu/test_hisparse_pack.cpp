@@ -168,7 +168,10 @@ TEST_CASE("generator: every hisparse kernel compiles (entry types, precisions, o
       for (Op op : {Op::n, Op::t, Op::h}) add(e, p, "hisparse64c2-aos-aos", "hisparse-128x4-g16-big4096", op);
   for (const char* e : {"real", "complex", "quaternion", "block3", "dual_quaternion"})  // small leaves one per lane
     for (Op op : {Op::n, Op::t}) add(e, Precision::f64, "hisparse64c2-aos-aos", "hisparse-128x4-g16-big4096-s", op);
-  for (const char* s : {"hisparse-256x2-g4-big0", "hisparse-64x8-g32-big256", "hisparse-128x4-g8-big65536"})
+  for (const char* e : {"real", "complex", "quaternion", "block3"})  // the most chunks per thread (capped by size)
+    for (Precision p : {Precision::f32, Precision::f64})
+      for (Op op : {Op::n, Op::t}) add(e, p, "hisparse32c4-aos-aos", "hisparse-128x4-g16-big4096-u8", op);
+  for (const char* s : {"hisparse-256x2-g4-big0-u1", "hisparse-64x8-g32-big256-u4", "hisparse-128x4-g8-big65536"})
     for (const char* l : {"hisparse16c1-aos-soa", "hisparse256c4-aos-aos"}) add("real", Precision::f64, l, s, Op::n);
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-hisparse-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

@@ -505,6 +505,13 @@ TEST_CASE("tuner: stage two sweeps a coarse grid, then every schedule near each 
   CHECK_FALSE(names.count("dynamic-64x4-tpr4"));   // beyond a factor of two
   CHECK_FALSE(names.count("static-128x8-tpr4"));   // the other kind only where the best stands
 
+  // a hisparse best (its grid is whole): its twins with 1, 4 and 8 chunks per thread
+  names.clear();
+  for (const auto& v : refined_grid_variants(Variant::parse("real.f32/hisparse64c2-aos-aos/hisparse-128x8-g8-big0-s"), h100))
+    names.insert(v.schedule.name());
+  CHECK(names == std::set<std::string>{"hisparse-128x8-g8-big0-u1-s", "hisparse-128x8-g8-big0-u4-s",
+                                       "hisparse-128x8-g8-big0-u8-s"});
+
   // refined_stage_two: around the best coarse schedule of each pair, less what was timed
   MatrixRecord r;
   auto measured = [&](const Variant& v, double us) {
