@@ -186,6 +186,11 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
         small_leaf_twin = true;  // randomly numbered matrices, costs on ordered ones: measured, not guessed)
         v.schedule.small_leaves = true;
         add(v);
+        // and with a block for every strip of 256 slots or more: 1.3-2.8x faster where strips hold many
+        // small leaves (irregular and small matrices), 0.6-0.9x on large regular grids (H100): measured too
+        v.schedule.small_leaves = false;
+        v.schedule.big_strip = 256;
+        add(v);
       }
     } else if (l.outer == OuterLayout::hola) {
       for (int ept : o.entries_per_thread) {
@@ -378,7 +383,7 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
     for (int t : {64, 128, 256})
       for (int resident : {512, 1024, 2048})
         for (int g : {4, 8, 16, 32})
-          for (int big : {0, 1024, 16384}) {
+          for (int big : {0, 256, 1024, 16384}) {
             v.schedule = hisparse_schedule(limits, t, g, big, resident);
             v.schedule.small_leaves = seed.schedule.small_leaves;
             if (runnable(v, entry)) out.push_back(v);
