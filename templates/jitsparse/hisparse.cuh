@@ -73,16 +73,15 @@ struct HiSparseGroup {
   }
 
   // Chunks of X entries a thread loads per step (the schedule's unroll, U): all their coordinates and
-  // entries are loaded first, then (U > 1) all their x elements, before any is used, so a group has U times the
-  // loads in flight on its chain of dependent loads (coordinates -> x). Capped at 128 bytes of entries
-  // and x elements per thread (32 registers), so a large U does not spill compound entries; beyond the
-  // cap the kernels of two U values are the same.
+  // entries are loaded first, then (U > 1) all their x elements, before any is used, so a group has U
+  // times the loads in flight on its chain of dependent loads (coordinates -> x). Capped at 128 bytes of
+  // entries and x elements per thread (32 registers), so a large U does not spill compound entries;
+  // beyond the cap the kernels of two U values are the same.
   template <int X>
   __device__ static constexpr int chunks() {
     constexpr int cap = 128 / (X * (C + V) * static_cast<int>(sizeof(T)));
     return U < cap ? U : (cap > 1 ? cap : 1);
   }
-
 
   // count: the leaf's entries, read from its header ahead of time by leaves().
   template <int X>
