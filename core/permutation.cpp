@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -356,7 +357,7 @@ std::vector<int32_t> degree_permutation(const HostMatrix& a) {
     for (int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) ++degree[a.col_idx[k]];
   }
   std::vector<int32_t> order(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i) order[i] = i;
+  std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int32_t x, int32_t y) { return degree[x] > degree[y]; });
   std::vector<int32_t> perm(static_cast<size_t>(n));
   for (int32_t k = 0; k < n; ++k) perm[order[k]] = k;
@@ -370,7 +371,7 @@ std::vector<int32_t> ordering_permutation(const HostMatrix& a, Ordering ordering
     case Ordering::none: break;
   }
   std::vector<int32_t> identity(static_cast<size_t>(a.rows));
-  for (int32_t i = 0; i < a.rows; ++i) identity[i] = i;
+  std::iota(identity.begin(), identity.end(), 0);
   return identity;
 }
 

@@ -74,8 +74,8 @@ struct Variant {
   Op op = Op::n;
   TransposeKind transpose = TransposeKind::atomic;  // op t and h only
   // The matrix runs renumbered: the kernel multiplies P A P^T (packed once), and each product moves x
-  // into that numbering and the result back (two small gathers, templates/jitsparse/permute.cuh), so
-  // x and y stay the caller's. Pays where the matrix's own order scatters x (random, unordered meshes).
+  // into that numbering (a small gather, templates/jitsparse/permute.cuh, or hola's first kernel) and
+  // writes its result through the inverse permutation (SpmvParams::y_map), so x and y stay the caller's. Pays where the matrix's own order scatters x (random, unordered meshes).
   // Square matrices only; the kernel is the same as without it (kernel_variant()).
   Ordering ordering = Ordering::none;
 

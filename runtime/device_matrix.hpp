@@ -30,7 +30,7 @@ class DeviceMatrix {
   // renumbered variant of a matrix that is not square, or a narrow one whose renumbered columns do not fit.
   static DeviceMatrix for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes = 0);
   // Makes this the renumbered form of a matrix: it holds P A P^T (or its transposed copy) for
-  // perm[old] = new (core/permutation.hpp); SpmvLaunch then moves x and y through the permutation.
+  // perm[old] = new (core/permutation.hpp); SpmvLaunch then moves x into it and the kernel writes y through it.
   void set_ordering(Ordering ordering, const std::vector<int32_t>& perm);
   Ordering ordering() const { return ordering_; }
   const int* permutation() const { return perm_.as<const int>(); }        // old -> new

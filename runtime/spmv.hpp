@@ -22,7 +22,8 @@ class SpmvLaunch {
   // kernels if needed.
   SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, const DeviceVector& x, DeviceVector& y,
              double alpha = 1.0, double beta = 0.0);
-  void launch() const;  // on ctx.stream() (one to three kernels); throws DeviceError if a launch fails
+  void launch() const;  // on ctx.stream() (one to three kernels: a prologue, x moved into a renumbered
+                        // matrix's numbering, the product); throws DeviceError if a launch fails
   const Variant& variant() const { return variant_; }
 
  private:
@@ -36,17 +37,15 @@ class SpmvLaunch {
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
   // Renumbered variants: x moved into P A P^T's numbering (permute.cuh) before the product, which writes
-  // the caller's y through SpmvParams::y_map (or, with JITSPARSE_RENUMBERED_Y=move, a scratch y moved back
-  // after it).
+  // the caller's y through SpmvParams::y_map.
   struct Move {
     const void* src = nullptr;
     void* dst = nullptr;
     const int* from = nullptr;
-    double alpha = 1, beta = 0;
   };
-  std::shared_ptr<DeviceVector> x_perm_, y_perm_;
+  std::shared_ptr<DeviceVector> x_perm_;
   cudaKernel_t permute_ = nullptr;
-  Move move_x_, move_y_;
+  Move move_x_;
   bool move_x_in_prologue_ = false;  // hola: hola_prepare moves x (SpmvParams::x_caller), one kernel less
   int n_ = 0;
   long long stride_ = 0;

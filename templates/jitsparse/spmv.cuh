@@ -34,12 +34,14 @@ struct SpmvKernel : RowGroups<NT, TPR> {
   // so their columns and entries are loaded before the row's length has arrived, which takes one memory
   // round trip out of the chain row_len -> column -> x (it counts where the L2 is cold and the matrix
   // small: a few round trips are then a tenth of the kernel). Elements past the length (padding: column 0
-  // or the row, entry 0 or NaN) are
-  // never used. At most U elements, as many as a quarter of the registers the launch bounds leave a
-  // thread holds, and none where that is fewer than two (ptxas spilled then: block3 and f64 complex at
-  // 32-42 registers) or where U > 2 with TPR > 1 (those ran 5-9% slower with it; the others 1.6% faster on
-  // the geometric mean, up to 10%: H100, 57 ELL variant x matrix cases cold, 2026-11-25). Returns the
-  // first element the row loop still has to do.
+  // or the row, entry 0 or NaN) are never used. At most U elements, as many as a quarter of the registers
+  // the launch bounds leave a thread holds, and none where that is fewer than two (ptxas spilled then:
+  // block3 and f64 complex at 32-42 registers) or where U > 2 with TPR > 1 (those ran 5-9% slower with it;
+  // the others 1.6% faster on the geometric mean, up to 10%: H100, 57 ELL variant x matrix cases cold,
+  // 2026-11-25). Returns the first element the row loop still has to do.
+  // Ell::position and Ell::length repeat Ell::row on purpose: taking begin, stride and the length from
+  // one Outer::row call first (the length's load then issued before the loads ahead) ran 1.7% slower on
+  // 21 of these cases (0.93-1.02x, H100, sixteenth session).
   static constexpr int kRegisters = 65536 / (NT * NB) < 255 ? 65536 / (NT * NB) : 255;
   static constexpr int kElementRegisters = E::C * static_cast<int>(sizeof(T) / 4) + 1;
   static constexpr int kAheadFit = kRegisters / 4 / kElementRegisters;
