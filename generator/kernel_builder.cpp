@@ -9,6 +9,7 @@
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
+#include "generator/nvrtc_workers.hpp"
 
 namespace jitsparse {
 
@@ -24,7 +25,7 @@ CompiledKernel KernelBuilder::build(const Variant& v) const {
 CompiledKernel KernelBuilder::build(const GeneratedSource& src) const {
   const std::string key = cache_.key(src, options_);
   if (auto hit = cache_.load(key, src)) return *hit;
-  CompiledKernel k = compile_with_nvrtc(src, options_);
+  CompiledKernel k = compile_anywhere(src, options_);  // a worker process when the executable enabled them
   cache_.store(key, k);
   return k;
 }

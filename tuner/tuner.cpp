@@ -25,6 +25,7 @@
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 #include "core/yardstick.hpp"
+#include "generator/nvrtc_workers.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/l2_flush.hpp"
@@ -517,7 +518,12 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
   ahead->adopted.resize(ahead->batches.size());
   for (auto& a : ahead->adopted) ahead->ready.push_back(a.get_future().share());
   ahead->adopted.front().set_value();  // the first search compiles its own stage one
-  const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+  // In threads, NVRTC throughput saturates at about 4 (generator/nvrtc_workers.hpp), so half the cores were
+  // enough. In worker processes (at this thread's lower priority, below the search's own compiles) all
+  // cores: when the search waits for a batch compiled ahead, nothing else runs (H100 host, 2026-11-25:
+  // 8 workers ahead left 16 s of waiting in a 109 s tune).
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = nvrtc_workers_enabled() ? cores : std::max(1, cores / 2);
   CompileAhead* state = ahead.get();
   ahead->worker = std::async(std::launch::async, [this, state, threads] {
 #ifdef __linux__
