@@ -150,6 +150,16 @@ Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big,
 // Stage one's variants that wait for other variants' times: op t/h's atomic kind (atomic_stage_one) and
 // the hisparse layouts past the first (kHisparseKeep). Stage one's first round (run_job), its prepacking
 // and compile_ahead leave both out alike.
+// Stage one's setups of the first hisparse layout. The H100 (2026-11-25, cold, 24 setups of hisparse64c2
+// and hisparse32c2 over the small and large sets, A x and A^T x): the fastest setup depends on the entry
+// (large grids: real f32 128x16-g16-u1 70 us, complex f32 128x8-g32-u1 75 us, block3 f64 128x4-g16 113 us,
+// quaternion f64 128x4-g32-u1 90 us), and these four held the fastest of nearly every case, 1.3-2.3x
+// faster than 128x4-g16 alone.
+struct HisparseSetup {
+  int threads, group, resident, unroll;
+};
+constexpr HisparseSetup kHisparseStageOne[] = {{128, 16, 512, 2}, {128, 32, 512, 1}, {128, 32, 1024, 1}, {128, 16, 2048, 1}};
+
 bool waits_for_copy_kind(const Variant& v, const TuneOptions& o) {
   return v.op != Op::n && v.transpose == TransposeKind::atomic && !o.deterministic;
 }
@@ -176,23 +186,31 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
       o.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
   if (o.mode != "schedule")
     for (const auto& name : o.hisparse_layouts) layouts.push_back(Layout::parse(name));
-  bool small_leaf_twin = false;
+  bool first_hisparse = true;
   for (const Layout& l : layouts) {
     Variant v;
     v.layout = l;
     if (l.outer == OuterLayout::hisparse) {
-      v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
-      add(v);
-      if (!small_leaf_twin) {  // the first hisparse layout also with small leaves one per lane (pays on
-        small_leaf_twin = true;  // randomly numbered matrices, costs on ordered ones: measured, not guessed)
-        v.schedule.small_leaves = true;
+      if (!first_hisparse) {  // run_job gives it the first layout's fastest setup before it runs
+        v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
         add(v);
-        // and with a block for every strip of 256 slots or more: 1.3-2.8x faster where strips hold many
-        // small leaves (irregular and small matrices), 0.6-0.9x on large regular grids (H100): measured too
-        v.schedule.small_leaves = false;
-        v.schedule.big_strip = 256;
-        add(v);
+        continue;
       }
+      first_hisparse = false;
+      // The first hisparse layout in each setup of kHisparseStageOne, with big strips from 256 slots
+      // (1.3-2.8x faster where strips hold many small leaves: irregular and small matrices) and from 4096
+      // (0.6-0.9x of that on large regular grids); big is not a template number, so this compiles one
+      // kernel per setup. Then the first setup with small leaves one per lane (pays on randomly numbered
+      // matrices, costs on ordered ones).
+      for (const HisparseSetup& h : kHisparseStageOne)
+        for (int big : {256, 4096}) {
+          v.schedule = hisparse_schedule(limits, h.threads, h.group, big, h.resident);
+          v.schedule.unroll = h.unroll;
+          add(v);
+        }
+      v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
+      v.schedule.small_leaves = true;
+      add(v);
     } else if (l.outer == OuterLayout::hola) {
       for (int ept : o.entries_per_thread) {
         v.schedule = hola_schedule(limits, 256, ept);
@@ -1183,10 +1201,14 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (!hisparse_later.empty()) {
     const MeasurementRecord* best = job.record.best();
     double first = 0;  // the fastest hisparse variant of stage one
+    Schedule first_setup;
     for (const auto& m : job.record.measurements)
-      if (m.ok() && Variant::parse(m.variant).layout.outer == OuterLayout::hisparse && (first == 0 || m.median_us < first))
+      if (m.ok() && Variant::parse(m.variant).layout.outer == OuterLayout::hisparse && (first == 0 || m.median_us < first)) {
         first = m.median_us;
+        first_setup = Variant::parse(m.variant).schedule;
+      }
     if (best && first > 0 && first <= kHisparseKeep * best->median_us) {
+      for (auto& v : hisparse_later) v.schedule = first_setup;  // the other layouts in the first's fastest setup
       pack_layouts(job, hisparse_later);
       job.stage = "hisparse layouts";
       run_variants(job, hisparse_later);

@@ -215,12 +215,20 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   const EntryType& block3 = EntryRegistry::instance().get("block3");
   TuneOptions o;
   // 20 row layouts x 6 tpr, 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64), and
-  // the 3 hisparse layouts of stage one with one schedule, the first also with small leaves per lane (-s)
-  // and with big strips from 256 slots
+  // the first hisparse layout (hisparse64c2) in 4 setups x big strips from 256 and 4096 slots and once with
+  // small leaves per lane (-s); the other 2 with one schedule (run_job gives them the first's fastest)
   const auto joint = stage_one_variants(block3, Precision::f64, o, h100);
-  CHECK(joint.size() == 20 * 6 + 4 * 2 + 3 + 2);
+  CHECK(joint.size() == 20 * 6 + 4 * 2 + 9 + 2);
   CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.schedule.small_leaves; }) == 1);
-  CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.schedule.big_strip == 256; }) == 1);
+  CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.schedule.big_strip == 256; }) == 4);
+  std::set<std::string> first_setups;
+  for (const auto& v : joint)
+    if (v.layout.name() == "hisparse64c2-aos-aos") first_setups.insert(v.schedule.name());
+  CHECK(first_setups == std::set<std::string>{
+                            "hisparse-128x4-g16-big256", "hisparse-128x4-g16-big4096", "hisparse-128x4-g16-big4096-s",
+                            "hisparse-128x4-g32-big256-u1", "hisparse-128x4-g32-big4096-u1",
+                            "hisparse-128x8-g32-big256-u1", "hisparse-128x8-g32-big4096-u1",
+                            "hisparse-128x16-g16-big256-u1", "hisparse-128x16-g16-big4096-u1"});
   for (const auto& v : joint) CHECK(kernel_shared_bytes(v, 3) <= kMaxStaticShared);
   o.hisparse_layouts = {};
   CHECK(stage_one_variants(block3, Precision::f64, o, h100).size() == 20 * 6 + 4 * 2);
@@ -268,7 +276,7 @@ TEST_CASE("tuner: transposed products search both kinds, or only the determinist
   }
   CHECK(atomic == 20 * 6 + 4 * 3);
   CHECK(copy == 20 * 6 + 4 * 3);
-  CHECK(tree == 3 + 2);  // the small-leaf and big-256 twins too
+  CHECK(tree == 9 + 2);  // the first layout's setups, its small-leaf twin and the other two layouts
   o.deterministic = true;
   const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
   CHECK(steady.size() == 20 * 6);  // no hola, no atomics, no hisparse transposes (shared atomics)
