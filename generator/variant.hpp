@@ -94,6 +94,17 @@ struct Variant {
     k.ordering = Ordering::none;
     return k;
   }
+  // What is compiled for this variant: kernel_variant() without what only the packing and the launch read
+  // (hisparse: the COO width of the leaves and the big-strip threshold), so variants that run one kernel
+  // share one compile, one cubin and one loaded kernel (Context keys its kernels by this).
+  Variant compiled_variant() const {
+    Variant k = kernel_variant();
+    if (k.layout.outer == OuterLayout::hisparse) {
+      k.layout.coo = 2;
+      k.schedule.big_strip = 0;
+    }
+    return k;
+  }
   // Same result bits on every run: no floating-point atomics (hola uses them for rows shared by blocks).
   bool deterministic() const;
   // Runs on a transposed copy of the matrix (op t/h with the copy kind).

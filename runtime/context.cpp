@@ -37,7 +37,7 @@ void Context::load(const CompiledKernel& k) {
 }
 
 cudaKernel_t Context::kernel(const Variant& variant) {
-  const Variant v = variant.kernel_variant();  // a renumbered variant runs the same kernel
+  const Variant v = variant.compiled_variant();  // a renumbered variant (and other packings) run the same kernel
   const std::string name = v.name();
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -51,7 +51,7 @@ cudaKernel_t Context::kernel(const Variant& variant) {
 }
 
 cudaKernel_t Context::prologue(const Variant& variant) {
-  const Variant v = variant.kernel_variant();
+  const Variant v = variant.compiled_variant();
   kernel(v);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = kernels_.find(prologue_name(v));
@@ -74,7 +74,7 @@ cudaKernel_t Context::kernel(const GeneratedSource& source) {
 
 bool Context::has_kernel(const Variant& v) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return kernels_.count(v.kernel_variant().name()) > 0;
+  return kernels_.count(v.compiled_variant().name()) > 0;
 }
 
 void Context::adopt(const std::vector<KernelBuilder::Outcome>& compiled_ahead) {
@@ -90,7 +90,7 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& v : variants) {
       if (ahead_.empty()) break;  // the usual case: nothing compiled ahead (left)
-      const std::string name = v.kernel_variant().name();
+      const std::string name = v.compiled_variant().name();
       auto it = ahead_.find(name);
       if (it == ahead_.end()) continue;
       const std::shared_ptr<const CompiledKernel> program = it->second;
@@ -104,12 +104,12 @@ std::vector<std::string> Context::prepare(const std::vector<Variant>& variants,
       }
     }
   }
-  // One kernel per kernel_variant(): a variant and its renumbered twin share it.
+  // One kernel per compiled_variant(): a variant, its renumbered twin and its other packings share it.
   std::vector<Variant> todo;
   std::map<std::string, size_t> todo_index;
   std::vector<size_t> where(variants.size(), SIZE_MAX);  // variant -> its entry in todo
   for (size_t i = 0; i < variants.size(); ++i) {
-    const Variant k = variants[i].kernel_variant();
+    const Variant k = variants[i].compiled_variant();
     if (has_kernel(k)) continue;
     const auto [it, added] = todo_index.emplace(k.name(), todo.size());
     if (added) todo.push_back(k);

@@ -42,6 +42,19 @@ TEST_CASE("generator: variant names round-trip") {
     CHECK(v.kernel_variant().name() + "@rcm" == n);
     CHECK_FALSE(v == v.kernel_variant());
   }
+  // hisparse packings that run one kernel compile once: the COO width and the big-strip threshold are read
+  // by the packing and the launch only, d and the setup are template numbers
+  const Variant c2 = Variant::parse("real.f32/hisparse64c2-aos-aos/hisparse-128x8-g32-big4096-u1/t-tree");
+  const Variant c4 = Variant::parse("real.f32/hisparse64c4-aos-aos/hisparse-128x8-g32-big256-u1/t-tree");
+  CHECK(c2.compiled_variant() == c4.compiled_variant());
+  CHECK_FALSE(c2.kernel_variant() == c4.kernel_variant());  // packed differently
+  CHECK_FALSE(Variant::parse("real.f32/hisparse32c2-aos-aos/hisparse-128x8-g32-big4096-u1/t-tree").compiled_variant() ==
+              c2.compiled_variant());
+  CHECK_FALSE(Variant::parse("real.f32/hisparse64c2-aos-aos/hisparse-128x8-g32-big4096/t-tree").compiled_variant() ==
+              c2.compiled_variant());
+  CHECK(Variant::parse(c4.compiled_variant().name()) == c4.compiled_variant());  // a name that parses
+  const Variant ell = Variant::parse("real.f32/ell-aos-aos-d16/static-512x4@rcm");
+  CHECK(ell.compiled_variant() == ell.kernel_variant());
   CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@none"), doctest::Contains("@rcm"), InvalidArgument);
   CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@amd"), doctest::Contains("unknown ordering"), InvalidArgument);
 }
