@@ -66,9 +66,12 @@ std::string format_seconds(double s) {
 constexpr int kPolicyTwins = 3;  // variants whose load-policy and unroll twins are measured
 // The renumbering stage searches the schedules of its best variant if that is within this of the best.
 constexpr double kRenumberedKeep = 1.15;
-// HiSparse layouts past the first run only where the first is within this factor of stage one's best (it
-// never won on the built-in set: 1.4-25x slower than the tuned winners).
-constexpr double kHisparseKeep = 2.0;
+// HiSparse layouts past the first run (in the first's fastest setup) only where the first is within this
+// factor of stage one's best, i.e. where one of them could win. H100, 2026-11-25, main set, cold tune with
+// 2.0 here: the later layouts ran in 14 of 26 searches and were at most 1.12x faster than the first
+// (hisparse64c4 on elasticity_large f32; hisparse32c2 never faster), while hisparse stayed 1.5-23x slower
+// than the winners; their trees cost about 10 s of packing and their kernels 18 s of NVRTC waits.
+constexpr double kHisparseKeep = 1.25;
 // A layout that packs to more than kPaddedPrune x the compulsory bytes (padding of skewed rows, a
 // hisparse tree of one-entry leaves) and more than kPaddedPruneMinBytes is not packed: reading 4x the
 // bytes cannot win, and packing and uploading gigabytes of padding took a tenth of the tune time (the
@@ -514,28 +517,15 @@ Tuner::~Tuner() {
 }
 
 std::vector<Variant> Tuner::ahead_stage_one(const EntryType& entry, Precision p) const {
-  // What run_job's stage one compiles: the atomic kind waits for the copy kind's ranking (and rarely
-  // runs), so it is not compiled ahead. The hisparse layouts past the first run in the first's fastest
-  // setup, not known yet: each of the first's setups is compiled for them (for another d only: the same
-  // d is the same kernel, Variant::compiled_variant): compiled in the searches, they waited 18 s for NVRTC
-  // in a 113 s cold tune of the main set on the H100 (2026-11-25).
-  const auto stage1 = stage_one_variants(entry, p, options_, schedule_limits(ctx_.device()));
+  // What run_job's stage one compiles: the atomic kind waits for the copy kind's ranking, hisparse
+  // layouts past the first for the first's time (both rarely run), so neither is compiled ahead; the first
+  // hisparse layout's big-strip twins share their kernels (Variant::compiled_variant), so once each.
   std::vector<Variant> out;
-  auto add = [&out](const Variant& v) {
-    const Variant k = v.compiled_variant();
-    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
-  };
-  for (const auto& v : stage1)
-    if (!waits_for_copy_kind(v, options_) && !waits_for_first_hisparse(v, options_)) add(v);
-  for (const auto& later : stage1)
-    if (waits_for_first_hisparse(later, options_))
-      for (const auto& first : stage1)
-        if (first.layout.outer == OuterLayout::hisparse && !waits_for_first_hisparse(first, options_) &&
-            first.transpose == later.transpose) {
-          Variant v = later;
-          v.schedule = first.schedule;
-          add(v);
-        }
+  for (const auto& v : stage_one_variants(entry, p, options_, schedule_limits(ctx_.device())))
+    if (!waits_for_copy_kind(v, options_) && !waits_for_first_hisparse(v, options_)) {
+      const Variant k = v.compiled_variant();
+      if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+    }
   return out;
 }
 
