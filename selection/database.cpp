@@ -17,6 +17,7 @@
 #include "core/file_util.hpp"
 #include "generator/nvrtc_compiler.hpp"
 #include "generator/source_gen.hpp"
+#include "selection/database_reader.hpp"
 
 namespace jitsparse {
 namespace {
@@ -168,13 +169,15 @@ void TuningDatabase::read() {
   auto text = read_file(path_);
   if (!text) return;
   try {
-    const auto j = nlohmann::json::parse(*text);
+    std::vector<std::vector<MeasurementRecord>> measured;  // per matrix, outside the document
+    const auto j = parse_database_document(*text, measured);
     if (j.value("format", 0) != kFormat) throw std::runtime_error("unknown format");
     // Timings of other kernels say nothing about these: a change of the device templates (their digest)
     // makes the records stale like another version does.
     stale_ = j.value("generator_version", "") != JITSPARSE_VERSION || j.value("nvrtc_version", "") != nvrtc_version() ||
              j.value("kernel_templates", "") != device_headers().digest;
     records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
+    for (size_t i = 0; i < records_.size() && i < measured.size(); ++i) records_[i].measurements = std::move(measured[i]);
     if (j.contains("gpu") && j["gpu"].is_object()) file_l2_bytes_ = j["gpu"].value("l2_bytes", 0LL);
     for (const auto& d : j.value("domains", nlohmann::json::array()))
       domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
