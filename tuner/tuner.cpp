@@ -156,8 +156,8 @@ Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big,
 // Stage one's setups of the first hisparse layout. The H100 (2026-11-25, cold, 24 setups of hisparse64c2
 // and hisparse32c2 over the small and large sets, A x and A^T x): the fastest setup depends on the entry
 // (large grids: real f32 128x16-g16-u1 70 us, complex f32 128x8-g32-u1 75 us, block3 f64 128x4-g16 113 us,
-// quaternion f64 128x4-g32-u1 90 us), and these four held the fastest of nearly every case, 1.3-2.3x
-// faster than 128x4-g16 alone.
+// quaternion f64 128x4-g32-u1 90 us), and these four held the fastest of nearly every case swept; on the
+// large set 1.2-2.2x faster than the one setup stage one had before (hisparse32c2, 128x4-g16).
 struct HisparseSetup {
   int threads, group, resident, unroll;
 };

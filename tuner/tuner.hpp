@@ -33,8 +33,8 @@ struct TuneOptions {
   std::vector<int> entries_per_thread = {2, 4, 8};  // hola schedules of stage one
   // HiSparse layouts of stage one (each is a tree to build on the host; d 32 and 64 keep enough strips
   // for every SM on the matrices of the built-in set, d 256 would not). The first is timed in several
-  // setups, the others in its fastest. d 64 first: in the same setups it was 1.1-1.6x faster than d 32 on
-  // the small and large sets (H100, 2026-11-25), with big strips from 256 slots on the small ones.
+  // setups, the others in its fastest. d 64 first: in the same setups it was 1.1-2.2x faster than d 32 on
+  // the large set and held the fastest setup on the small set (H100, 2026-11-25).
   std::vector<std::string> hisparse_layouts = {"hisparse64c2-aos-aos", "hisparse32c2-aos-aos", "hisparse64c4-aos-aos"};
   Op op = Op::n;                       // the product tuned: A x, A^T x or A^H x (a record per op)
   bool deterministic = false;          // only variants whose result bits never change (no float atomics)
