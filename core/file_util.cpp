@@ -48,7 +48,7 @@ void write_file_atomically(const std::string& path, const std::string& content, 
       << counter++;
   const std::string tmp_path = tmp.str();
   // 0644 less the umask: reports are for reading; the cache stays private through its 0700 folder.
-  int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw Error("cannot write '" + tmp_path + "': " + std::strerror(errno));
   size_t done = 0;
   while (done < content.size()) {

@@ -367,6 +367,11 @@ int nvrtc_worker_main(int argc, char** argv) {
   // No PR_SET_PDEATHSIG: it fires when the spawning *thread* ends (build_all's threads are short-lived).
   // A worker leaves when its socket reads end of file, which the kernel gives when the parent dies.
   const int nice = std::atoi(argv[3]);
+#ifdef SYS_close_range
+  // Descriptors the parent left open without close-on-exec (a stream of the standard library, a lock
+  // file) are not the worker's: closed, so none outlives the parent's use of it.
+  ::syscall(SYS_close_range, kWorkerFd + 1, ~0u, 0);
+#endif
   if (nice != 0) ::setpriority(PRIO_PROCESS, 0, nice);
   if (!send_message(kWorkerFd, hello())) return 1;
   for (std::string request; recv_message(kWorkerFd, request);)

@@ -34,7 +34,7 @@ std::string sanitize(const std::string& s) {
 class FileLock {
  public:
   explicit FileLock(const std::string& path) {
-    fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT, 0600);
+    fd_ = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);  // not into NVRTC workers
     if (fd_ >= 0) ::flock(fd_, LOCK_EX);
   }
   ~FileLock() {
