@@ -16,6 +16,7 @@
 #include "generator/kernel_builder.hpp"
 #include "generator/source_gen.hpp"
 #include "generator/variant.hpp"
+#include "broken_entry_util.hpp"
 #include <nlohmann/json.hpp>
 
 using namespace jitsparse;
@@ -96,20 +97,9 @@ TEST_CASE("generator: NVRTC compiles a variant and the cache returns it") {
 }
 
 TEST_CASE("generator: a bad user entry type gets the NVRTC log and its file name") {
-  EntryType bad = EntryRegistry::instance().get("complex");
-  bad.name = "broken_complex";
-  bad.source = "/home/user/broken_complex.json";
-  bad.mac_snippet = "acc.re += a.re * x.nope;";
-  Variant v = Variant::parse("complex.f64/csr-aos-aos/static-256x2");
-  v.entry = bad.name;
-  try {
-    compile_with_nvrtc(generate_source(v, bad), CompileOptions{});
-    FAIL("expected a compile error");
-  } catch (const CompileError& e) {
-    const std::string what = e.what();
-    CHECK(what.find("broken_complex.json") != std::string::npos);
-    CHECK(what.find("nope") != std::string::npos);
-  }
+  const std::string what = test::compile_error([] { return compile_with_nvrtc(test::broken_entry_source(), CompileOptions{}); });
+  CHECK(what.find("broken_complex.json") != std::string::npos);
+  CHECK(what.find("nope") != std::string::npos);
 }
 
 TEST_CASE("generator: clamp_arch") {

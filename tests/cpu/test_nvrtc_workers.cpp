@@ -10,6 +10,7 @@
 #include "generator/nvrtc_workers.hpp"
 #include "generator/source_gen.hpp"
 #include "generator/variant.hpp"
+#include "broken_entry_util.hpp"
 
 using namespace jitsparse;
 
@@ -48,20 +49,9 @@ TEST_CASE("nvrtc workers: a worker process compiles what this thread compiles, s
     CHECK(pids.front() != dead);
   }
   SUBCASE("NVRTC's log comes back as the same CompileError") {
-    EntryType bad = EntryRegistry::instance().get("complex");
-    bad.name = "broken_complex";
-    bad.source = "/home/user/broken_complex.json";
-    bad.mac_snippet = "acc.re += a.re * x.nope;";
-    Variant v = Variant::parse("complex.f64/csr-aos-aos/static-256x2");
-    v.entry = bad.name;
-    try {
-      compile_anywhere(generate_source(v, bad), CompileOptions{});
-      FAIL("expected a compile error");
-    } catch (const CompileError& e) {
-      const std::string what = e.what();
-      CHECK(what.find("broken_complex.json") != std::string::npos);
-      CHECK(what.find("nope") != std::string::npos);
-    }
+    const std::string what = test::compile_error([] { return compile_anywhere(test::broken_entry_source(), CompileOptions{}); });
+    CHECK(what.find("broken_complex.json") != std::string::npos);
+    CHECK(what.find("nope") != std::string::npos);
     CHECK(nvrtc_worker_pids().size() == 1);  // a compile error does not cost the worker
   }
 }
