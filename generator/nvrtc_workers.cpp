@@ -210,10 +210,6 @@ class Pool {
     std::lock_guard<std::mutex> lock(mutex_);
     return enabled_ && !broken_;
   }
-  bool enabled() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return enabled_;
-  }
 
   // An idle worker of this priority, a new one, or none (the pool is broken: compile in threads).
   std::optional<Worker> checkout(int nice) {
@@ -337,7 +333,7 @@ void enable_nvrtc_workers(const std::string& executable, const std::string& subc
   pool().enable(executable, subcommand);
 }
 
-bool nvrtc_workers_enabled() { return pool().enabled(); }
+bool nvrtc_workers_enabled() { return pool().usable(); }
 
 CompiledKernel compile_anywhere(const GeneratedSource& source, const CompileOptions& options) {
   Pool& p = pool();

@@ -29,6 +29,7 @@ namespace jitsparse {
 // Enable the pool: `executable` (for the jitsparse command, /proc/self/exe) is started as
 // `executable <subcommand> <parent pid, for ps> <nice>` and must call nvrtc_worker_main for that subcommand.
 void enable_nvrtc_workers(const std::string& executable, const std::string& subcommand);
+// Enabled, and no worker has failed to start.
 bool nvrtc_workers_enabled();
 
 // compile_with_nvrtc in a worker when the pool is enabled, else in this thread. Same results, same errors.

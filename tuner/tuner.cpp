@@ -150,9 +150,6 @@ Schedule hisparse_schedule(const ScheduleLimits& l, int threads, int g, int big,
   return s;
 }
 
-// Stage one's variants that wait for other variants' times: op t/h's atomic kind (atomic_stage_one) and
-// the hisparse layouts past the first (kHisparseKeep). Stage one's first round (run_job), its prepacking
-// and compile_ahead leave both out alike.
 // Stage one's setups of the first hisparse layout. The H100 (2026-11-25, cold, 24 setups of hisparse64c2
 // and hisparse32c2 over the small and large sets, A x and A^T x): the fastest setup depends on the entry
 // (large grids: real f32 128x16-g16-u1 70 us, complex f32 128x8-g32-u1 75 us, block3 f64 128x4-g16 113 us,
@@ -162,7 +159,15 @@ struct HisparseSetup {
   int threads, group, resident, unroll;
 };
 constexpr HisparseSetup kHisparseStageOne[] = {{128, 16, 512, 2}, {128, 32, 512, 1}, {128, 32, 1024, 1}, {128, 16, 2048, 1}};
+Schedule hisparse_stage_one(const ScheduleLimits& l, const HisparseSetup& h, int big) {
+  Schedule s = hisparse_schedule(l, h.threads, h.group, big, h.resident);
+  s.unroll = h.unroll;
+  return s;
+}
 
+// Stage one's variants that wait for other variants' times: op t/h's atomic kind (atomic_stage_one) and
+// the hisparse layouts past the first (kHisparseKeep). Stage one's first round (run_job), its prepacking
+// and compile_ahead leave both out alike.
 bool waits_for_copy_kind(const Variant& v, const TuneOptions& o) {
   return v.op != Op::n && v.transpose == TransposeKind::atomic && !o.deterministic;
 }
@@ -195,7 +200,7 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
     v.layout = l;
     if (l.outer == OuterLayout::hisparse) {
       if (!first_hisparse) {  // run_job gives it the first layout's fastest setup before it runs
-        v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
+        v.schedule = hisparse_stage_one(limits, kHisparseStageOne[0], 4096);
         add(v);
         continue;
       }
@@ -207,11 +212,10 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
       // matrices, costs on ordered ones).
       for (const HisparseSetup& h : kHisparseStageOne)
         for (int big : {256, 4096}) {
-          v.schedule = hisparse_schedule(limits, h.threads, h.group, big, h.resident);
-          v.schedule.unroll = h.unroll;
+          v.schedule = hisparse_stage_one(limits, h, big);
           add(v);
         }
-      v.schedule = hisparse_schedule(limits, 128, 16, 4096, 512);
+      v.schedule = hisparse_stage_one(limits, kHisparseStageOne[0], 4096);
       v.schedule.small_leaves = true;
       add(v);
     } else if (l.outer == OuterLayout::hola) {
@@ -1209,11 +1213,13 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const MeasurementRecord* best = job.record.best();
     double first = 0;  // the fastest hisparse variant of stage one
     Schedule first_setup;
-    for (const auto& m : job.record.measurements)
-      if (m.ok() && Variant::parse(m.variant).layout.outer == OuterLayout::hisparse && (first == 0 || m.median_us < first)) {
-        first = m.median_us;
-        first_setup = Variant::parse(m.variant).schedule;
-      }
+    for (const auto& m : job.record.measurements) {
+      if (!m.ok() || (first > 0 && m.median_us >= first)) continue;
+      const Variant v = Variant::parse(m.variant);
+      if (v.layout.outer != OuterLayout::hisparse) continue;
+      first = m.median_us;
+      first_setup = v.schedule;
+    }
     if (best && first > 0 && first <= kHisparseKeep * best->median_us) {
       for (auto& v : hisparse_later) v.schedule = first_setup;  // the other layouts in the first's fastest setup
       pack_layouts(job, hisparse_later);
