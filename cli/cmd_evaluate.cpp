@@ -88,12 +88,17 @@ std::map<std::pair<std::string, std::string>, double> time_on_gpu(Context& ctx, 
     bo.device = ctx.device().ordinal;
     const auto x = random_vector(is_transposed(o.op) ? a.rows : a.cols, a.vector_components(), 12345);
     for (Precision p : {Precision::f32, Precision::f64}) {
-      if (!db.find(hash, to_string(p), to_string(o.op))) continue;
-      for (const auto& b : run_cusparse_baselines(a, p, x, bo))
-        if (b.ok()) {
-          auto [it, fresh] = cusparse_us.emplace(std::make_pair(hash, to_string(p)), b.median_us);
-          if (!fresh) it->second = std::min(it->second, b.median_us);
-        }
+      const MatrixRecord* record = db.find(hash, to_string(p), to_string(o.op));
+      if (!record) continue;
+      // Timed as the record's variants were: in CUDA graphs there (MatrixRecord::timing), else back to back.
+      const bool graph = record->timing == "graph";
+      bo.graph_calls = graph ? to.graph_calls : 0;
+      for (const auto& b : run_cusparse_baselines(a, p, x, bo)) {
+        if (!b.ok() || (graph && b.graph_status != "ok")) continue;
+        const double us = graph ? b.graph_median_us : b.median_us;
+        auto [it, fresh] = cusparse_us.emplace(std::make_pair(hash, to_string(p)), us);
+        if (!fresh) it->second = std::min(it->second, us);
+      }
     }
   }
   return cusparse_us;

@@ -46,6 +46,8 @@ int run_tune(const std::vector<std::string>& args) {
       ("quick-k", po::value<int>()->default_value(0), "with --quick: layout pairs of the first round (0: the default, 16); then the model's schedules of the two fastest pairs, the search's grid around the fastest (of its schedule kind) and its policy twins")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
+      ("timing", po::value<std::string>()->default_value("auto"), "auto: a matrix whose compulsory bytes fit in the L2 is timed in CUDA graphs (its kernels are shorter "
+       "than the host's cost of a launch, which back-to-back launches would time), a larger one with launches back to back; stream: every matrix back to back")
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
       ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("top-layouts", po::value<int>()->default_value(2), "(layout, threads-per-row) pairs whose schedule grid is measured (coarse, then refined around the best)")
@@ -69,6 +71,9 @@ int run_tune(const std::vector<std::string>& args) {
     throw InvalidArgument("entry type '" + entry + "' has no adjoint (\"adjoint\": false in its definition): cannot tune --op h");
   if (vm.count("budget")) options.budget_seconds = parse_duration(vm["budget"].as<std::string>());
   options.remeasure = vm.count("remeasure") > 0;
+  const std::string timing = vm["timing"].as<std::string>();
+  if (timing != "auto" && timing != "stream") throw InvalidArgument("--timing '" + timing + "' (expected auto or stream)");
+  options.graph_timing = timing == "auto";
   if (vm.count("hisparse")) {
     options.hisparse_layouts.clear();
     std::string list = vm["hisparse"].as<std::string>();

@@ -116,7 +116,8 @@ void to_json(nlohmann::json& j, const MatrixRecord& r) {
        {"precision", r.precision}, {"op", r.op}, {"domain", r.domain},   {"features", r.features},
        {"compulsory_bytes", r.compulsory_bytes},          {"measurements", r.measurements},
        {"winner", r.winner},     {"schedule_only", r.schedule_only},
-       {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}, {"search", r.search}};
+       {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}, {"search", r.search},
+       {"timing", r.timing}};
 }
 
 void from_json(const nlohmann::json& j, MatrixRecord& r) {
@@ -135,6 +136,8 @@ void from_json(const nlohmann::json& j, MatrixRecord& r) {
   r.complete = j.value("complete", false);
   r.search = j.value("search", "full");
   if (r.search != "full" && r.search != "quick") throw ParseError("search '" + r.search + "' (expected full or quick)");
+  r.timing = j.value("timing", "stream");  // records from before graph timing
+  if (r.timing != "stream" && r.timing != "graph") throw ParseError("timing '" + r.timing + "' (expected stream or graph)");
 }
 
 std::string TuningDatabase::path_for(const DeviceInfo& gpu, const std::string& cache_root) {

@@ -48,6 +48,10 @@ struct MatrixRecord {
   bool complete = false;      // false: the search stopped early (budget) or is in progress
   std::string search = "full";  // "full": the staged search; "quick": only the model's candidates (never
                                 // taught to the model, never an exhaustive best)
+  // How its times were taken (one way per record, so they compare): "stream", launches back to back on a
+  // stream; "graph", launches captured in a CUDA graph, the GPU's time per call without the host's cost
+  // of each launch (matrices within the L2, whose kernels are shorter than that cost: TuneOptions).
+  std::string timing = "stream";
 
   const MeasurementRecord* find(const std::string& variant) const;
   // fastest "ok" measurement (of csr-aos-aos only, of deterministic variants only)

@@ -140,6 +140,7 @@ nlohmann::json Tuner::report() const {
                     {"features", r->features},
                     {"compulsory_bytes", r->compulsory_bytes},
                     {"complete", r->complete},
+                    {"timing", r->timing},
                     {"winner", timing(w)},
                     {"schedule_only", timing(s)},
                     {"speedup_over_schedule_only", w && s ? nlohmann::json(s->median_us / w->median_us) : nullptr},

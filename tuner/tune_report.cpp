@@ -135,7 +135,10 @@ std::string matrix_facts(const json& m) {
        {"compulsory traffic", fmt_mb(number(m, "compulsory_bytes")) + " MB"},
        {"winner", mono(text(object_of(m, "winner"), "variant"))},
        {"schedule-only best", mono(text(object_of(m, "schedule_only"), "variant"))},
-       {"variants measured", fmt_count(number(m, "measured"))}});
+       {"variants measured", fmt_count(number(m, "measured"))},
+       {"timed", raw_text(m, "timing") == "graph"
+                     ? std::string("in CUDA graphs: the GPU's time per call, without the host's cost of a launch")
+                     : std::string("launches back to back")}});
 }
 
 std::string layout_row(const json& l, const std::string& winner) {

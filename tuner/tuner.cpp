@@ -666,7 +666,7 @@ void Tuner::measure(Job& job, const Variant& v) {
         m.samples_us = {m.median_us};
         m.reps_per_sample = 1;
       } else {
-        const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, options_.search_timing);
+        const TimingResult t = time_variant(job, [&] { launch.launch(); }, options_.search_timing);
         m.median_us = t.median_us;
         m.samples_us = t.samples_us;
         m.reps_per_sample = t.reps_per_sample;
@@ -694,6 +694,25 @@ void Tuner::measure(Job& job, const Variant& v) {
   measure_seconds_ += m.seconds;
   ++variants_done_;
   job.record.upsert(m);
+}
+
+std::string Tuner::timing_for(double compulsory_bytes) const {
+  const double l2 = static_cast<double>(ctx_.device().l2_bytes);
+  return options_.graph_timing && l2 > 0 && compulsory_bytes <= l2 ? "graph" : "stream";
+}
+
+TimingResult Tuner::time_variant(const Job& job, const std::function<void()>& launch, const TimingOptions& options) {
+  if (job.record.timing == "graph") {
+    try {
+      return time_in_graph(ctx_.stream(), launch, options_.graph_calls, options);
+    } catch (const GraphCaptureError& e) {
+      // Timed with the host's launch cost in it: slower than it is, never faster. Not seen on the H100.
+      if (!graph_capture_warned_)
+        std::cerr << "jitsparse tune: " << e.what() << ": timed on the stream instead (also any other such)\n";
+      graph_capture_warned_ = true;
+    }
+  }
+  return time_on_stream(ctx_.stream(), launch, options);
 }
 
 void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too) {
@@ -915,7 +934,7 @@ void Tuner::choose_winners(Job& job) {
     try {
       const auto t0 = std::chrono::steady_clock::now();
       SpmvLaunch launch(ctx_, v, *job.packed.at(matrix_key(v)), *job.x[vl], *job.y[vl]);
-      const TimingResult t = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, final_timing);
+      const TimingResult t = time_variant(job, [&] { launch.launch(); }, final_timing);
       final_timing.warmup_ms = 0;
       if (timed_cold) m.cold_us = time_on_stream(ctx_.stream(), [&] { launch.launch(); }, cold_timing).median_us;
       m.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -968,6 +987,7 @@ void Tuner::print_result(const Job& job, bool stopped) const {
   const auto* s = job.record.find(job.record.schedule_only);
   std::cerr << job.record.name << " " << job.record.precision << ": " << (w ? w->variant : "no variant ran") << " "
             << (w ? std::to_string(w->median_us) + " us, " + std::to_string(static_cast<int>(w->gbps)) + " GB/s" : "")
+            << (w && job.record.timing == "graph" ? " (in CUDA graphs)" : "")
             << (w && w->cold_us > 0 ? ", L2 cold " + std::to_string(w->cold_us) + " us" : "")
             << (w && s ? ", " + std::to_string(s->median_us / w->median_us) + "x schedule-only" : "")
             << (stopped ? " (budget reached: best so far)" : "") << "\n";
@@ -1006,10 +1026,11 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
   // few), and only a job that will run. Op t/h's copy kind packs the transposed copy (made here once for
   // the matrix: the jobs of both precisions use it, transposed_copy).
   if (options_.quick) return;
-  if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
-      old && old->complete && old->search == "full" && !options_.remeasure && !db_.stale())
-    return;
   const double compulsory = compulsory_bytes(a, p);
+  if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
+      old && old->complete && old->search == "full" && old->timing == timing_for(compulsory) && !options_.remeasure &&
+      !db_.stale())
+    return;
   struct Todo {
     std::string key;
     Layout layout;
@@ -1098,13 +1119,23 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   job.record.domain = domain;
   job.record.features = facts.features;
   job.record.compulsory_bytes = compulsory_bytes(a, p);
+  job.record.timing = timing_for(job.record.compulsory_bytes);
   const bool quick = options_.quick && !given;
   job.evaluation = given != nullptr;
   std::vector<Variant> quick_list;
   Prediction quick_pred;
   const QuickPlan plan = quick_plan(options_.quick_k);
   const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op));
-  if (old && !options_.remeasure && !db_.stale()) {
+  // Times taken another way do not compare with this search's: measured again (the evaluation's checks
+  // of an old record are timed its way, so they compare with what it holds).
+  if (old && given) job.record.timing = old->timing;
+  if (old && !given && old->timing != job.record.timing && !options_.remeasure && !db_.stale() &&
+      (options_.verbose || options_.progress))
+    std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << " " << to_string(p) << ": the database timed it "
+              << (old->timing == "graph" ? "in CUDA graphs" : "with launches back to back") << ", this search times it "
+              << (job.record.timing == "graph" ? "in CUDA graphs" : "with launches back to back")
+              << ": measuring again\n";
+  if (old && old->timing == job.record.timing && !options_.remeasure && !db_.stale()) {
     const bool enough = old->complete && (old->search == "full" || quick) &&
                         (!options_.deterministic || !old->deterministic_winner.empty());
     if (enough && !given) {

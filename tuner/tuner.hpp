@@ -42,6 +42,14 @@ struct TuneOptions {
   // Quick timing while searching, and in quick tuning's rounds. Samples of 0.1 ms there halved quick
   // tuning's GPU time on the H100 but ranked worse (NOTES.md, eleventh session).
   TimingOptions search_timing{1, 3, 0.3, 100000};
+  // A matrix whose compulsory bytes fit in the L2 is timed in CUDA graphs of graph_calls launches
+  // (MatrixRecord::timing "graph"): its kernels run shorter than the host takes to launch one, so launches
+  // back to back time the host's launch rate, not the kernel. On the H100 (2026-11-25: 40 variants of four
+  // 1-2 us matrices, timed three times) back-to-back times ranked the variants alike from one run to the
+  // next with a rank correlation of -0.1 to 0.64 and the best of one run was up to 1.67x the best of
+  // another; in graphs 0.99-1.00 and at most 1.003x. False: every matrix on the stream.
+  bool graph_timing = true;
+  int graph_calls = 64;
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
   // Quick tuning's finalists: 9 samples of 0.3 ms, a tenth of final_timing's GPU time; a quick tune is
   // meant to cost milliseconds.
@@ -128,6 +136,10 @@ class Tuner {
   // waits for its slowest program whatever its size), then checks and times the variants only.
   void run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too = {});
   void measure(Job& job, const Variant& v);
+  // "graph" where a matrix of these compulsory bytes is timed in CUDA graphs (TuneOptions::graph_timing),
+  // else "stream"; and a variant's timing the record's way (graph capture failing: on the stream).
+  std::string timing_for(double compulsory_bytes) const;
+  TimingResult time_variant(const Job& job, const std::function<void()>& launch, const TimingOptions& options);
   void progress_line(const Job& job, bool force = false);
   double elapsed() const;
 
@@ -163,6 +175,7 @@ class Tuner {
   std::string transposed_hash_[2];
   std::string check_hash_;
   Op check_op_ = Op::n;
+  bool graph_capture_warned_ = false;
 };
 
 // Stage-1 and grid variants for one entry/precision (exposed for tests). Stage one: every layout x
