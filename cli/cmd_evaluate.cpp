@@ -2,10 +2,12 @@
 // selection model, quick tuning, the rule of thumb and the old nearest-winner selection. On the GPU it
 // first times what the predictors chose but the staged search never timed, and cuSPARSE's best form.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
@@ -50,7 +52,13 @@ std::map<std::string, MatrixSource> sources_by_name(const std::vector<std::strin
 struct GpuWork {
   std::map<std::string, std::map<Precision, std::vector<Variant>>> missing;
   bool cusparse = true;
+  // --budget: no matrix is started after this (what was timed stays in the database; a rerun goes on)
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
+
+bool past(const std::optional<std::chrono::steady_clock::time_point>& deadline) {
+  return deadline && std::chrono::steady_clock::now() >= *deadline;
+}
 
 // Rebuilds or reads each matrix once, checks it is the one tuned, times what `work` asks and returns the
 // best cuSPARSE time per (hash, precision).
@@ -69,6 +77,11 @@ std::map<std::pair<std::string, std::string>, double> time_on_gpu(Context& ctx, 
   std::map<std::pair<std::string, std::string>, double> cusparse_us;
   size_t done = 0;
   for (const auto& [hash, name] : names) {
+    if (past(work.deadline)) {
+      std::cerr << "budget reached: " << names.size() - done << " of " << names.size()
+                << " matrices not timed in this pass (what was timed is in the database: run again to go on)\n";
+      break;
+    }
     ++done;
     const auto src = sources.find(name);
     if (src == sources.end()) {
@@ -160,6 +173,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       ("no-quick-grid", "quick tuning without its third round (the schedule grid around the fastest)")
       ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
       ("no-cusparse", "do not time cuSPARSE")
+      ("budget", po::value<std::string>(), "stop timing after this long (e.g. 7m) and score what is timed; a rerun goes on from the database")
       ("database", po::value<std::string>(), "a tuning database file, read only (implies --no-measure)")
       ("output,o", po::value<std::string>()->default_value("jitsparse-report"), "folder for evaluate.html and evaluate.json")
       ("device", po::value<int>()->default_value(0), "GPU ordinal");
@@ -180,6 +194,11 @@ int run_evaluate(const std::vector<std::string>& args) {
   if (base.quick_pairs < 0) throw InvalidArgument("--quick-k must be 0 (the default) or more");
   const bool offline = vm.count("database") > 0;
   const bool measure = !offline && !vm.count("no-measure");
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (vm.count("budget"))
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(parse_duration(vm["budget"].as<std::string>())));
 
   std::unique_ptr<Context> ctx;
   std::unique_ptr<TuningDatabase> db;
@@ -222,7 +241,12 @@ int run_evaluate(const std::vector<std::string>& args) {
               if (std::find(list.begin(), list.end(), parsed_v) == list.end()) list.push_back(parsed_v);
             }
       work.cusparse = pass == 0 && !vm.count("no-cusparse");
+      work.deadline = deadline;
       if (pass > 0 && work.missing.empty()) break;
+      if (past(deadline)) {
+        std::cerr << "budget reached: scoring what is timed (predictions not timed are reported as such)\n";
+        break;
+      }
       std::cerr << (pass == 0 ? "timing the predictions the search never timed"
                               : "timing quick tuning's next round")
                 << " (" << work.missing.size() << " matrices)" << (work.cusparse ? " and cuSPARSE" : "") << "\n";

@@ -9,7 +9,7 @@
 #   first hisparse setup; op n / t / h), add-tests (the A + B GPU tests), bench-add, bench-add-t, bench-add-h,
 #   bench-add-cold, bench-add-shared (HiSparse A + B against cuSPARSE csrgeam2), sanitize-add, sanitize-hisparse,
 #   tune-t, bench-t, tune-h, bench-h, shared, shared-cold, train (tune --builtin train within
-#   $TRAIN_BUDGET, default 7m), evaluate, sanitize-hola (memcheck and racecheck of the hola kernels), sanitize-new (memcheck and racecheck of the sorted sell, load
+#   $TRAIN_BUDGET, default 7m), evaluate (within $EVAL_BUDGET, default 8m), sanitize-hola (memcheck and racecheck of the hola kernels), sanitize-new (memcheck and racecheck of the sorted sell, load
 #   policy and unroll kernels), renumbered-tests (the GPU tests of renumbered @rcm variants), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
 #   tests), profile-winners (Nsight Compute on the main set's winners listed in scripts/profile_main_winners.txt,
 #   summarised by scripts/ncu_summary.py), quick-vs-full (tune --quick and a full tune of tests/data from the
@@ -77,7 +77,7 @@ for step in "$@"; do
           -tc="gpu spmv: real*,gpu spmv: complex*,gpu spmv: block3*,gpu export*"
       done ;;
     train) run train "$bin/jitsparse" tune -q --builtin train --budget "${TRAIN_BUDGET:-7m}" -o "$out/train" ;;
-    evaluate) run evaluate "$bin/jitsparse" evaluate -o "$out/evaluate" ;;
+    evaluate) run evaluate "$bin/jitsparse" evaluate --budget "${EVAL_BUDGET:-8m}" -o "$out/evaluate" ;;
     quick) run quick "$bin/jitsparse" tune -q --quick tests/data/real@real tests/data/complex@complex tests/data/graph@real -o "$out/quick" ;;
     sanitize-hola)  # hola_spmv (its segmented scan) and hola_scatter, every entry type
       for tool in memcheck racecheck; do
