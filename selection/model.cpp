@@ -292,8 +292,9 @@ std::string family_of_domain(const std::string& domain) {
 std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes,
                                                   int components) {
   // Scales: how much a coordinate changes which kernel wins. Fitted on the H100 database of 2026-11-25
-  // (146 records timed in CUDA graphs below the L2, leave one matrix out, each precision's fit checked on
-  // the other: 49-53% -> 63-64% of first choices within 10% of the best). Size counts most: the rows
+  // (146 records timed in CUDA graphs below the L2, leave one matrix out; a fit on the f32 records lifted
+  // the f64 ones from 53% to 64% of first choices within 10% of the best, and the other way 49% -> 63%);
+  // these scales, their common ground, took it from 50% to 58%, every choice timed. Size counts most: the rows
   // against the threads of a grid decide the schedule of a matrix within the L2, which launches back to
   // back hid until graphs timed it (the scales before, 0.25 each, were judged on those times). Then the
   // matrix against the L2 (a quarter of it or less is served from it, four times or more is streamed),
