@@ -119,9 +119,18 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
       p.expected = first.ranked.front().expected_relative;
       p.confidence = first.confidence;
       p.quick = pred;
+      // The nearest matrix's fastest variant as its search found it: its `winner` may since have become
+      // a variant an evaluation timed, and an evaluation must not learn from what evaluations measured.
       if (const MatrixRecord* n = db.find(pred.neighbours.front().hash, r->precision, r->op)) {
-        p.nearest_winner = options_.deterministic ? n->deterministic_winner : n->winner;
-        if (n->entry != r->entry) p.nearest_winner = r->entry + p.nearest_winner.substr(p.nearest_winner.find('.'));
+        const MeasurementRecord* fastest = nullptr;
+        for (const auto& m : n->measurements)
+          if (m.ok() && m.origin.empty() && (!options_.deterministic || m.deterministic()) &&
+              (!fastest || m.median_us < fastest->median_us))
+            fastest = &m;
+        if (fastest) {
+          p.nearest_winner = fastest->variant;
+          if (n->entry != r->entry) p.nearest_winner = r->entry + p.nearest_winner.substr(p.nearest_winner.find('.'));
+        }
       }
     }
     p.rule = rule_of_thumb(r->features, r->entry, prec, options_.op, options_.deterministic, options_.limits).name();

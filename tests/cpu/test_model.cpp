@@ -381,6 +381,7 @@ TEST_CASE("model: what an evaluation measured never changes a prediction, nor th
     m.seconds = 100;
     m.origin = "evaluation";
     c.upsert(m);
+    c.winner = m.variant;  // as choose_winners makes it after an evaluation's measurements
     changed.push_back(c);
   }
   for (const auto& c : changed) t.db.upsert(c);
@@ -393,7 +394,11 @@ TEST_CASE("model: what an evaluation measured never changes a prediction, nor th
   }
   const auto rows_after = Evaluation(t.db, o).rows(t.db);
   REQUIRE(rows_after.size() == rows_before.size());
-  for (size_t i = 0; i < rows_after.size(); ++i) CHECK(rows_after[i].full_seconds == doctest::Approx(rows_before[i].full_seconds));
+  for (size_t i = 0; i < rows_after.size(); ++i) {
+    CHECK(rows_after[i].full_seconds == doctest::Approx(rows_before[i].full_seconds));
+    // nor the nearest matrix's winner, the old selection's baseline: the search's, not the evaluation's
+    CHECK(rows_after[i].nearest_winner.variant == rows_before[i].nearest_winner.variant);
+  }
   // The origin survives a save; an unknown one is a corrupt file.
   t.db.save();
   const TuningDatabase again(t.db.path());
