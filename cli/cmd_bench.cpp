@@ -21,6 +21,7 @@
 #include "core/random_matrix.hpp"
 #include "core/yardstick.hpp"
 #include "runtime/context.hpp"
+#include "runtime/gpu_timer.hpp"
 #include "runtime/l2_flush.hpp"
 #include "runtime/spmv.hpp"
 #include "tuner/gpu_check.hpp"
@@ -355,7 +356,7 @@ int run_bench(const std::vector<std::string>& args) {
       Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic);
       if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel, ctx.device());
       // --graph: only where launch cost can matter (below the L2; DESIGN.md, Measuring).
-      const bool graph_here = graph && compulsory_bytes(a, p) < static_cast<double>(ctx.device().l2_bytes);
+      const bool graph_here = graph && graph_timed_size(compulsory_bytes(a, p), ctx.device().l2_bytes);
       const int graph_calls = graph_here ? kGraphCalls : 0;
       LastPacked packed;
       if (given.empty()) {

@@ -60,6 +60,13 @@ struct GraphCaptureError : DeviceError {
 TimingResult time_in_graph(cudaStream_t stream, const std::function<void()>& launch, int calls_per_graph,
                            const TimingOptions& options = {});
 
+// Whether a matrix of these compulsory bytes is timed in CUDA graphs: one that fits in the L2 runs its
+// product in a few microseconds, less than the host's cost of a launch, so back-to-back launches would time
+// the host (the tuner's graph timing and bench --graph share this rule; l2_bytes <= 0: never).
+inline bool graph_timed_size(double compulsory_bytes, long long l2_bytes) {
+  return l2_bytes > 0 && compulsory_bytes <= static_cast<double>(l2_bytes);
+}
+
 double median(std::vector<double> v);  // 0 for an empty vector
 // The q-quantile (0..1) with linear interpolation between order statistics; 0 for an empty vector.
 double quantile(std::vector<double> v, double q);

@@ -697,8 +697,7 @@ void Tuner::measure(Job& job, const Variant& v) {
 }
 
 std::string Tuner::timing_for(double compulsory_bytes) const {
-  const double l2 = static_cast<double>(ctx_.device().l2_bytes);
-  return options_.graph_timing && l2 > 0 && compulsory_bytes <= l2 ? "graph" : "stream";
+  return options_.graph_timing && graph_timed_size(compulsory_bytes, ctx_.device().l2_bytes) ? "graph" : "stream";
 }
 
 TimingResult Tuner::time_variant(const Job& job, const std::function<void()>& launch, const TimingOptions& options) {
