@@ -252,7 +252,7 @@ int run_bench(const std::vector<std::string>& args) {
        "warm: back-to-back launches (a matrix that fits in L2 is partly served from it); cold: a buffer of "
        "twice the L2 is read before every sample, one launch per sample, for every method and the stream probe")
       ("graph", "also time every method (ours and each cuSPARSE one) as 100 back-to-back calls captured in a CUDA "
-       "graph, per call ('graph us'), on matrices whose compulsory bytes are below the L2 size (larger ones are "
+       "graph, per call ('graph us'), on matrices whose compulsory bytes fit in the L2 (larger ones are "
        "not launch-bound), and print an empty kernel's launch time, single and in a graph, as the floor")
       ("output,o", po::value<std::string>()->default_value("jitsparse-bench"), "folder for bench.html, bench.json, bench.jsonl")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
@@ -312,7 +312,7 @@ int run_bench(const std::vector<std::string>& args) {
   if (graph) {
     launch_floor = measure_empty_kernel_floor(ctx.device().ordinal, timing, kGraphCalls);
     std::printf("graph us: time per call of %d calls in one CUDA graph (always L2 warm), for matrices whose "
-                "compulsory bytes are below the L2 (%lld MiB)\n",
+                "compulsory bytes fit in the L2 (%lld MiB)\n",
                 kGraphCalls, ctx.device().l2_bytes >> 20);
     if (launch_floor.status != "ok") {
       std::printf("launch floor (empty kernel): %s\n", launch_floor.status.c_str());
@@ -355,7 +355,7 @@ int run_bench(const std::vector<std::string>& args) {
       nlohmann::json group = nlohmann::json::array();
       Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic);
       if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel, ctx.device());
-      // --graph: only where launch cost can matter (below the L2; DESIGN.md, Measuring).
+      // --graph: only where launch cost can matter (within the L2; DESIGN.md, Measuring).
       const bool graph_here = graph && graph_timed_size(compulsory_bytes(a, p), ctx.device().l2_bytes);
       const int graph_calls = graph_here ? kGraphCalls : 0;
       LastPacked packed;
@@ -401,7 +401,7 @@ int run_bench(const std::vector<std::string>& args) {
       for (auto& r : group)  // --graph: every row says why it has no graph time
         if (graph && !r.contains("graph_status"))
           add_graph(r, graph_here ? "not timed: the method itself failed"
-                                  : "skipped: compulsory bytes not below the L2 size");
+                                  : "skipped: compulsory bytes above the L2 size");
       double best_cusparse = 0;
       for (const auto& r : group)
         if (!r["is_jitsparse"].get<bool>() && r["status"] == "ok")
@@ -441,7 +441,7 @@ int run_bench(const std::vector<std::string>& args) {
   if (graph) {
     doc["timing"]["graph"] = {{"calls_per_graph", kGraphCalls},
                               {"below_bytes", d.l2_bytes},
-                              {"applies_to", "matrices whose compulsory bytes are below the L2 size"},
+                              {"applies_to", "matrices whose compulsory bytes fit in the L2"},
                               {"l2", "warm (back-to-back calls in the graph, no flush)"}};
     doc["empty_kernel"] = floor_json(launch_floor);
   }

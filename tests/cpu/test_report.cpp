@@ -248,7 +248,7 @@ json graph_bench() {
   rows[1]["graph_us"] = 117.5;
   rows[2]["graph_status"] = "unavailable: not capturable in a CUDA graph: <b>&";
   rows[2]["graph_us"] = nullptr;
-  rows[3]["graph_status"] = "skipped: compulsory bytes not below the L2 size";
+  rows[3]["graph_status"] = "skipped: compulsory bytes above the L2 size";
   rows[3]["graph_us"] = nullptr;
   // rows[4] has no graph fields (an older file or a row the bench did not reach)
   return b;
@@ -269,7 +269,7 @@ TEST_CASE("report: bench page with CUDA graph times (bench --graph)") {
   CHECK(contains(html, "<b>117.5</b> &micro;s"));
   CHECK(contains(html, "unavailable: not capturable in a CUDA graph: &lt;b&gt;&amp;"));
   CHECK_FALSE(contains(html, "graph: <b>&"));
-  CHECK(contains(html, "skipped: compulsory bytes not below the L2 size"));
+  CHECK(contains(html, "skipped: compulsory bytes above the L2 size"));
   // the ordinary tables and the best-cuSPARSE marks are as without --graph
   CHECK(count(html, "best cuSPARSE</span>") == 2);
   CHECK(contains(html, "<td class=\"best\"><b>2129</b> GB/s"));
