@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <functional>
 #include <optional>
+#include <set>
 
 #include <boost/program_options.hpp>
 
@@ -24,6 +26,7 @@
 #include "selection/database.hpp"
 #include "tuner/builtin_matrices.hpp"
 #include "tuner/evaluate.hpp"
+#include "tuner/quick_tune.hpp"
 #include "tuner/report.hpp"
 #include "tuner/tuner.hpp"
 
@@ -47,10 +50,13 @@ std::map<std::string, MatrixSource> sources_by_name(const std::vector<std::strin
   return out;
 }
 
-// What the evaluation times on the GPU before it scores: the variants each matrix's records lack (by hash,
-// per precision), and cuSPARSE's best form of every evaluated matrix.
+// What the evaluation times on the GPU before it scores: the variants each matrix's records lack (per
+// precision), asked again after each measurement, since quick tuning's next round is known only once the
+// one before is timed; and cuSPARSE's best form of every evaluated matrix.
+using MissingFor = std::function<std::map<Precision, std::vector<Variant>>(const std::string& hash)>;
 struct GpuWork {
-  std::map<std::string, std::map<Precision, std::vector<Variant>>> missing;
+  std::set<std::string> hashes;  // the matrices with variants to time
+  MissingFor missing;
   bool cusparse = true;
   // --budget: no matrix is started after this (what was timed stays in the database; a rerun goes on)
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -60,14 +66,15 @@ bool past(const std::optional<std::chrono::steady_clock::time_point>& deadline) 
   return deadline && std::chrono::steady_clock::now() >= *deadline;
 }
 
-// Rebuilds or reads each matrix once, checks it is the one tuned, times what `work` asks and returns the
-// best cuSPARSE time per (hash, precision).
+// Rebuilds or reads each matrix once, checks it is the one tuned, times what `work` asks, round after
+// round while the matrix is at hand (a pass per round over every matrix built each one again), and
+// returns the best cuSPARSE time per (hash, precision).
 std::map<std::pair<std::string, std::string>, double> time_on_gpu(Context& ctx, TuningDatabase& db,
                                                                   const EvaluationOptions& o, const GpuWork& work,
                                                                   const std::map<std::string, MatrixSource>& sources) {
   std::map<std::string, std::string> names;  // hash -> name of the matrices with work
   for (const MatrixRecord* r : db.records())
-    if (r->complete && r->search == "full" && r->op == to_string(o.op) && (work.cusparse || work.missing.count(r->hash)))
+    if (r->complete && r->search == "full" && r->op == to_string(o.op) && (work.cusparse || work.hashes.count(r->hash)))
       names[r->hash] = r->name;
   TuneOptions to;
   to.op = o.op;
@@ -94,7 +101,13 @@ std::map<std::pair<std::string, std::string>, double> time_on_gpu(Context& ctx, 
       continue;
     }
     std::cerr << "[" << done << "/" << names.size() << "] " << name << "\n";
-    if (auto m = work.missing.find(hash); m != work.missing.end()) tuner.measure_variants(a, src->second.domain, m->second);
+    // Each round of quick tuning, then the next it asks for: kQuickSteps of them at most, and one more for
+    // the other predictors' variants.
+    for (int round = 0; round <= kQuickSteps && work.hashes.count(hash); ++round) {
+      const auto missing = work.missing(hash);
+      if (missing.empty()) break;
+      tuner.measure_variants(a, src->second.domain, missing);
+    }
     if (!work.cusparse) continue;
     BaselineOptions bo;
     bo.op = o.op;
@@ -157,8 +170,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       "Leave-one-out over this GPU's tuning database: each fully tuned matrix is hidden in turn and the\n"
       "selection model predicts for it from the others (--holdout family hides its whole domain). Prints,\n"
       "per matrix, the time of the model's choice (made as run-time selection makes it), of quick tuning\n"
-      "(its four rounds: the model's first layout pairs, the best pairs' schedules, the schedule grid around\n"
-      "the fastest, its policy twins; the k column counts what it measured) and of the rule of thumb over\n"
+      "(its rounds, --quick-plan; the k column counts what it measured) and of the rule of thumb over\n"
       "the exhaustive best, and the shares within 10% and 3%. On the GPU, variants\n"
       "a predictor chose that the staged search never timed are measured first (the matrices are rebuilt\n"
       "from the built-in sets by name, or read from the given files), and so is cuSPARSE's best form.\n\nOptions");
@@ -169,7 +181,8 @@ int run_evaluate(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "the product evaluated: n, t or h")
       ("deterministic", "only variants whose result bits never change")
       ("neighbours", po::value<int>()->default_value(5), "tuned matrices the model consults")
-      ("quick-k", po::value<int>()->default_value(0), "layout pairs of quick tuning's first round (0: the default, 16)")
+      ("quick-k", po::value<int>()->default_value(0), "groups (or layout pairs) of quick tuning's first round (0: the plan's default, 5 or 16)")
+      ("quick-plan", po::value<std::string>()->default_value("groups"), "quick tuning's plan: groups or pairs (tune --help says what each does)")
       ("no-quick-grid", "quick tuning without its third round (the schedule grid around the fastest)")
       ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
       ("no-cusparse", "do not time cuSPARSE")
@@ -190,6 +203,7 @@ int run_evaluate(const std::vector<std::string>& args) {
   base.neighbours = vm["neighbours"].as<int>();
   if (base.neighbours < 1) throw InvalidArgument("--neighbours must be at least 1");
   base.quick_pairs = vm["quick-k"].as<int>();
+  base.quick_plan = parse_quick_plan_kind(vm["quick-plan"].as<std::string>());
   base.quick_grid = !vm.count("no-quick-grid");
   if (base.quick_pairs < 0) throw InvalidArgument("--quick-k must be 0 (the default) or more");
   const bool offline = vm.count("database") > 0;
@@ -228,31 +242,29 @@ int run_evaluate(const std::vector<std::string>& args) {
 
   std::map<std::pair<std::string, std::string>, double> cusparse_us;  // (hash, precision) -> best
   if (ctx) {
-    // A pass per round of quick tuning: each round is known only once the one before is timed.
     const auto sources = sources_by_name(positional_values(vm, "matrix"), vm["entry"].as<std::string>());
-    for (int pass = 0; pass < 6; ++pass) {
-      GpuWork work;
-      if (measure)
-        for (const auto& [h, ev] : runs)
-          for (const auto& m : ev.missing(*db))
+    GpuWork work;
+    // What the evaluations lack on one matrix, from the database as measured so far.
+    work.missing = [&](const std::string& hash) {
+      std::map<Precision, std::vector<Variant>> out;
+      for (const auto& [h, ev] : runs)
+        for (const auto& m : ev.missing(*db))
+          if (m.hash == hash)
             for (const auto& v : m.variants) {
-              auto& list = work.missing[m.hash][parse_precision(m.precision)];
+              auto& list = out[parse_precision(m.precision)];
               const Variant parsed_v = Variant::parse(v);
               if (std::find(list.begin(), list.end(), parsed_v) == list.end()) list.push_back(parsed_v);
             }
-      work.cusparse = pass == 0 && !vm.count("no-cusparse");
-      work.deadline = deadline;
-      if (pass > 0 && work.missing.empty()) break;
-      if (past(deadline)) {
-        std::cerr << "budget reached: scoring what is timed (predictions not timed are reported as such)\n";
-        break;
-      }
-      std::cerr << (pass == 0 ? "timing the predictions the search never timed"
-                              : "timing quick tuning's next round")
-                << " (" << work.missing.size() << " matrices)" << (work.cusparse ? " and cuSPARSE" : "") << "\n";
-      auto times = time_on_gpu(*ctx, *db, base, work, sources);
-      cusparse_us.insert(times.begin(), times.end());
-    }
+      return out;
+    };
+    if (measure)
+      for (const auto& [h, ev] : runs)
+        for (const auto& m : ev.missing(*db)) work.hashes.insert(m.hash);
+    work.cusparse = !vm.count("no-cusparse");
+    work.deadline = deadline;
+    std::cerr << "timing the predictions the search never timed, quick tuning round by round ("
+              << work.hashes.size() << " matrices)" << (work.cusparse ? " and cuSPARSE" : "") << "\n";
+    cusparse_us = time_on_gpu(*ctx, *db, base, work, sources);
   }
 
   nlohmann::json holdouts = nlohmann::json::array();

@@ -102,10 +102,10 @@ int run_predict(const std::vector<std::string>& args) {
           std::printf("  %-4d %-58s %8.3fx %7.3f %d of %zu neighbours\n", i + 1, c.variant.c_str(), c.expected_relative,
                       c.spread, c.measured_on, pred.neighbours.size());
         }
-        std::printf("  confidence %.2f; tune --quick would measure %zu candidates first, then up to %d schedules of "
-                    "its %d fastest layout pairs\n  neighbours:",
-                    pred.confidence, quick_round_one(pred, quick_plan(0)).size(), quick_plan(0).per_pair,
-                    quick_plan(0).best_pairs);
+        const QuickPlan plan = quick_plan(0);
+        std::printf("  confidence %.2f; tune --quick would measure %zu candidates first (%d groups), then up to %d more "
+                    "of its %d fastest groups, then improve the fastest\n  neighbours:",
+                    pred.confidence, quick_round_one(pred, plan).size(), plan.groups, plan.per_group, plan.best_groups);
         for (const auto& n : pred.neighbours) std::printf(" %s (distance %.2f, weight %.2f)", n.name.c_str(), n.distance, n.weight);
         std::printf("\n");
       }

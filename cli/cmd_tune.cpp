@@ -42,8 +42,9 @@ int run_tune(const std::vector<std::string>& args) {
       ("deterministic", "only variants whose result bits never change (no floating-point atomics: op t/h by a transposed copy, no hola)")
       ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train (the selection model's training set) or "
        "irregular (one large irregular matrix per family, 4x an H100's L2), or one built-in matrix by name")
-      ("quick", "a matrix not in the database gets only the selection model's candidates measured, in four rounds (see jitsparse predict)")
-      ("quick-k", po::value<int>()->default_value(0), "with --quick: layout pairs of the first round (0: the default, 16); then the model's schedules of the two fastest pairs, the search's grid around the fastest (of its schedule kind) and its policy twins")
+      ("quick", "a matrix not in the database gets only the selection model's candidates measured, in rounds (--quick-plan; see jitsparse predict)")
+      ("quick-k", po::value<int>()->default_value(0), "with --quick: groups (or layout pairs) of the first round (0: the plan's default, 5 groups or 16 pairs)")
+      ("quick-plan", po::value<std::string>()->default_value("groups"), "with --quick: groups (the model's first (layout, threads per row) groups, then the fastest improved one coordinate at a time: layouts, load policy, threads per row, schedule grid) or pairs (the older plan: 16 layout pairs, their schedules, the grid, policy twins)")
       ("budget", po::value<std::string>(), "stop cleanly after this long with the best found so far (e.g. 10m)")
       ("remeasure", "measure again even what the database already holds")
       ("timing", po::value<std::string>()->default_value("auto"), "auto: a matrix whose compulsory bytes fit in the L2 is timed in CUDA graphs (its kernels are shorter "
@@ -91,6 +92,7 @@ int run_tune(const std::vector<std::string>& args) {
   options.top_layouts = vm["top-layouts"].as<int>();
   options.quick = vm.count("quick") > 0;
   options.quick_k = vm["quick-k"].as<int>();
+  options.quick_plan = parse_quick_plan_kind(vm["quick-plan"].as<std::string>());
   if (options.quick_k < 0) throw InvalidArgument("--quick-k must be 0 (the default) or more");
   options.progress = !vm.count("quiet");
   options.verbose = !vm.count("quiet");

@@ -26,25 +26,49 @@ namespace jitsparse {
 // Counted in the evaluation's estimate of quick tuning's GPU time.
 constexpr double kQuickWarmupMs = 5.0;
 
+// Two plans. "pairs" is the one above. "groups" (nineteenth session) walks the model's ranking by group,
+// (outer layout, threads per row, ordering): the model's first 4 groups hold a variant within 3% of the
+// best on 92% of the H100 database's records, while its first 16 (layout, threads per row) pairs, which
+// differ mostly in inner and vector layouts and narrowness, often miss the right threads per row. Then it
+// improves the fastest one coordinate at a time, keeping what it found (tuner/quick_tune.hpp):
+// 1. the model's first `lead` candidates and its best-ranked variant of each of its first `groups` groups;
+// 2. the model's next `per_group` variants of the `best_groups` fastest groups;
+// 3. the fastest's neighbours: other inner and vector layouts, load policy and narrowness flipped, half and
+//    twice the threads per row;
+// 4. the coarse schedule grid of the fastest's kind, with its layout and load policy;
+// 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind);
+// 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8.
+enum class QuickPlanKind { pairs, groups };
+
 struct QuickPlan {
+  QuickPlanKind kind = QuickPlanKind::groups;
   int lead = 3;
-  int pairs = 16;
+  int pairs = 16;  // pairs plan
   int best_pairs = 2;
   int per_pair = 8;
+  int groups = 5;  // groups plan
+  int best_groups = 2;
+  int per_group = 3;
   bool grid = true;
   int twins = 1;  // round four: the load-policy (and, on large matrices, unroll) twins of the fastest
 };
 
 using TimeOf = std::function<std::optional<double>(const std::string&)>;
 
-// The plan for a prediction: `pairs` from the caller (--quick-k) when > 0, else the default.
-QuickPlan quick_plan(int pairs_wanted);
+// The plan: `wanted` (--quick-k) when > 0 sets round one's pairs or groups, else the default.
+QuickPlan quick_plan(int wanted, QuickPlanKind kind = QuickPlanKind::groups);
+QuickPlanKind parse_quick_plan_kind(const std::string& s);  // "pairs" or "groups"; throws InvalidArgument
+const char* to_string(QuickPlanKind k);
 
-// Round one, in rank order, without repeats.
+// The groups plan's unit: "ell/tpr2", "sell32s256/tpr1@rcm", "hola/tpr1/t-atomic".
+std::string variant_group_key(const std::string& variant);
+
+// Round one, in rank order, without repeats (of either plan).
 std::vector<std::string> quick_round_one(const Prediction& p, const QuickPlan& plan);
 
 // Round two from round one's times (time_of: a variant's measured time, empty when it has none or
 // failed): the variants not yet in round one, in rank order.
+// (Of either plan.)
 std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& plan, const TimeOf& time_of);
 
 // A record's times by variant name (none for a failed one).

@@ -79,7 +79,7 @@ double search_measurement_seconds(const MatrixRecord& r) {
 }  // namespace
 
 Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
-    : options_(std::move(options)), plan_(quick_plan(options_.quick_pairs)) {
+    : options_(std::move(options)), plan_(quick_plan(options_.quick_pairs, options_.quick_plan)) {
   plan_.grid = options_.quick_grid;
   if (options_.holdout != "matrix" && options_.holdout != "family")
     throw InvalidArgument("holdout '" + options_.holdout + "' (expected matrix or family)");

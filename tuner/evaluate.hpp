@@ -21,7 +21,8 @@ struct EvaluationOptions {
   Op op = Op::n;
   bool deterministic = false;
   int neighbours = 5;
-  int quick_pairs = 0;     // layout pairs of quick tuning's first round (0: QuickPlan's default)
+  int quick_pairs = 0;     // groups or layout pairs of quick tuning's first round (0: QuickPlan's default)
+  QuickPlanKind quick_plan = QuickPlanKind::groups;
   bool quick_grid = true;  // quick tuning's third round (the schedule grid)
   long long l2_bytes = 0;  // of the database's GPU
   ScheduleLimits limits;   // of the database's GPU (the rule of thumb's schedule)

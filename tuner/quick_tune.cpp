@@ -1,6 +1,7 @@
 #include "tuner/quick_tune.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "selection/database.hpp"
 #include "selection/load.hpp"
@@ -8,14 +9,146 @@
 
 namespace jitsparse {
 
+namespace {
+
+std::vector<std::string> names_of(const std::vector<Variant>& vs) {
+  std::vector<std::string> out;
+  for (const auto& v : vs) out.push_back(v.name());
+  return out;
+}
+
+// The grid functions make schedules without a load policy: the groups plan keeps the seed's (and then
+// the seed's own schedule comes twice: once).
+std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Variant& seed) {
+  std::vector<Variant> out;
+  for (Variant v : vs) {
+    if (v.schedule.row_family() && seed.schedule.row_family()) {
+      v.schedule.cached_matrix = seed.schedule.cached_matrix;
+      v.schedule.unroll = seed.schedule.unroll;
+    }
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  return out;
+}
+
+// Groups plan, step 2: one coordinate of the fastest changed at a time.
+std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow) {
+  std::vector<Variant> out;
+  for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa}) {
+    if (inner == InnerLayout::soa && f.layout.outer == OuterLayout::hisparse) continue;  // aos leaves only
+    for (VectorLayout vector : {VectorLayout::aos, VectorLayout::soa}) {
+      Variant v = f;
+      v.layout.inner = inner;
+      v.layout.vector = vector;
+      if (!(v == f)) out.push_back(v);
+    }
+  }
+  if (f.schedule.row_family()) {
+    Variant v = f;
+    v.schedule.cached_matrix = !f.schedule.cached_matrix;
+    out.push_back(v);
+    for (int tpr : {f.schedule.threads_per_row / 2, f.schedule.threads_per_row * 2})
+      if (tpr >= 1 && tpr <= 32 && tpr != f.schedule.threads_per_row) {
+        Variant w = f;
+        w.schedule.threads_per_row = tpr;
+        out.push_back(w);
+      }
+  }
+  // Narrow where the columns fit (a renumbered matrix's fit is not known here: only its narrow form widens).
+  if (f.layout.can_be_narrow() && (f.layout.narrow || (narrow && f.ordering == Ordering::none))) {
+    Variant v = f;
+    v.layout.narrow = !f.layout.narrow;
+    out.push_back(v);
+  }
+  return out;
+}
+
+// Groups plan, step 4: the schedules one step of threads or of blocks per SM away, and the other kind.
+std::vector<Variant> next_schedules(const Variant& b, const ScheduleLimits& limits) {
+  if (!b.schedule.row_family()) return refined_grid_variants(b, limits);
+  const auto threads = thread_counts(limits), blocks = block_counts(limits);
+  const auto ti = std::find(threads.begin(), threads.end(), b.schedule.threads) - threads.begin();
+  const auto bi = std::find(blocks.begin(), blocks.end(), b.schedule.blocks_per_sm) - blocks.begin();
+  std::vector<Variant> out;
+  for (const auto& [dt, db] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) {
+    const auto t = ti + dt, k = bi + db;
+    if (t < 0 || k < 0 || t >= static_cast<long>(threads.size()) || k >= static_cast<long>(blocks.size())) continue;
+    if (threads[t] * blocks[k] > limits.max_threads_per_sm || blocks[k] > limits.max_blocks_per_sm) continue;
+    Variant v = b;
+    v.schedule.threads = threads[t];
+    v.schedule.blocks_per_sm = blocks[k];
+    out.push_back(v);
+  }
+  Variant other = b;
+  other.schedule.kind = b.schedule.kind == ScheduleKind::static_ ? ScheduleKind::dynamic : ScheduleKind::static_;
+  out.push_back(other);
+  return out;
+}
+
+// Groups plan, step 5: the fastest's load policy and narrowness flipped, and unrolled on large matrices.
+std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
+  std::vector<Variant> out = {};
+  if (f.schedule.row_family()) {
+    Variant v = f;
+    v.schedule.cached_matrix = !f.schedule.cached_matrix;
+    out.push_back(v);
+    if (unroll)
+      for (int u : {2, 4, 8})
+        if (u != f.schedule.unroll) {
+          Variant w = f;
+          w.schedule.unroll = u;
+          out.push_back(w);
+        }
+  }
+  if (f.layout.can_be_narrow() && (f.layout.narrow || (narrow && f.ordering == Ordering::none))) {
+    Variant v = f;
+    v.layout.narrow = !f.layout.narrow;
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<std::string> groups_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
+                                     const ScheduleLimits& limits, bool unroll, bool narrow,
+                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
+  std::vector<std::string> so_far;
+  for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());
+  const auto fastest = quick_fastest(so_far, time_of);
+  switch (step) {
+    case 0:
+      return quick_round_one(p, plan);
+    case 1:
+      return quick_round_two(p, plan, time_of);
+    case 2:
+      return fastest ? names_of(coordinate_neighbours(Variant::parse(*fastest), narrow)) : std::vector<std::string>{};
+    case 3: {
+      if (!plan.grid || !entry || !fastest) return {};
+      const Variant s = Variant::parse(*fastest);
+      std::vector<Variant> grid = coarse_grid_variants(*entry, s, limits);
+      grid.erase(std::remove_if(grid.begin(), grid.end(),
+                                [&](const Variant& v) { return v.schedule.kind != s.schedule.kind; }),
+                 grid.end());
+      return names_of(keeping_policy(grid, s));
+    }
+    case 4: {
+      if (!plan.grid || earlier.size() < 4) return {};
+      const auto best = quick_fastest(earlier[3], time_of);
+      return best ? names_of(next_schedules(Variant::parse(*best), limits)) : std::vector<std::string>{};
+    }
+    case 5:
+      return fastest ? names_of(last_twins(Variant::parse(*fastest), unroll, narrow)) : std::vector<std::string>{};
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
                                     const ScheduleLimits& limits, bool unroll, bool narrow,
                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
-  auto names = [](const std::vector<Variant>& vs) {
-    std::vector<std::string> out;
-    for (const auto& v : vs) out.push_back(v.name());
-    return out;
-  };
+  if (plan.kind == QuickPlanKind::groups) return groups_step(step, p, plan, entry, limits, unroll, narrow, earlier, time_of);
+  auto names = names_of;
   std::vector<std::string> so_far;
   for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());
   switch (step) {
@@ -54,9 +187,22 @@ std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPl
         }
       return names(policy_twins(measured, plan.twins, unroll, narrow));
     }
+    case 5:  // the pairs plan has no sixth step
     default:
       return {};
   }
+}
+
+const char* quick_step_name(const QuickPlan& plan, int step) {
+  static const char* const kPairs[kQuickSteps] = {
+      "the model's candidates (quick, round one)", "the best pairs' schedules (quick, round two)",
+      "the fastest pair's schedule grid (quick, round three)", "refined schedules (quick, round three)",
+      "load policy and unroll (quick, round four)", ""};
+  static const char* const kGroups[kQuickSteps] = {
+      "the model's first groups (quick, round one)", "the fastest groups' next candidates (quick, round two)",
+      "the fastest's neighbours (quick, round three)", "the fastest's schedule grid (quick, round four)",
+      "the schedules next to the grid's best (quick, round five)", "load policy, narrowness, unroll (quick, round six)"};
+  return step < 0 || step >= kQuickSteps ? "" : plan.kind == QuickPlanKind::pairs ? kPairs[step] : kGroups[step];
 }
 
 Selection load_quick_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op, bool deterministic) {

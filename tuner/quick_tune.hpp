@@ -18,12 +18,15 @@ namespace jitsparse {
 // "domain" or "default").
 // Quick tuning's steps (selection/quick_plan.hpp), each chosen from the times of the steps before it
 // (`earlier`, in order; time_of: what they measured): the tuner measures a step and asks for the next,
-// jitsparse evaluate walks them over a record. Step 0: the model's candidates of round one; 1: round two;
-// 2 and 3 (round three, with plan.grid and a known entry type): the coarse schedule grid around the fastest
-// so far (of its schedule kind), then the refinement around the fastest of step 2; 4 (round four): the policy twins of the
-// fastest (unrolled ones too when `unroll`, narrow ones when `narrow`: the matrix fits 16-bit column
-// offsets). A step may repeat variants measured before.
-constexpr int kQuickSteps = 5;
+// jitsparse evaluate walks them over a record. Pairs plan: step 0, the model's candidates of round one; 1:
+// round two; 2 and 3 (round three, with plan.grid and a known entry type): the coarse schedule grid
+// around the fastest so far (of its schedule kind), then the refinement around the fastest of step 2;
+// 4 (round four): the policy twins of the fastest (unrolled ones too when `unroll`, narrow ones when
+// `narrow`: the matrix fits 16-bit column offsets); 5: none. Groups plan: its six rounds, one step each.
+// A step may repeat variants measured before.
+constexpr int kQuickSteps = 6;
+// What step k does, for progress messages.
+const char* quick_step_name(const QuickPlan& plan, int step);
 std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
                                     const ScheduleLimits& limits, bool unroll, bool narrow,
                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of);

@@ -1096,7 +1096,7 @@ Prediction Tuner::quick_prediction(const HostMatrix& a, const MatrixFacts& facts
            " on this GPU to learn from: running the full search";
     return pred;
   }
-  *why = "the model's candidates in " + std::to_string(quick_plan(options_.quick_k).pairs) +
+  *why = "the model's candidates in " + std::to_string(quick_plan(options_.quick_k, options_.quick_plan).pairs) +
          " layout pairs, then the best pairs' schedules (confidence " + std::to_string(pred.confidence).substr(0, 4) +
          ", nearest '" + pred.neighbours.front().name + "')";
   return pred;
@@ -1123,7 +1123,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   job.evaluation = given != nullptr;
   std::vector<Variant> quick_list;
   Prediction quick_pred;
-  const QuickPlan plan = quick_plan(options_.quick_k);
+  const QuickPlan plan = quick_plan(options_.quick_k, options_.quick_plan);
   const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op));
   // Times taken another way do not compare with this search's: measured again (the evaluation's checks
   // of an old record are timed its way, so they compare with what it holds).
@@ -1303,9 +1303,6 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     run_variants(job, more);
   };
   if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
-    static const char* const kStages[kQuickSteps] = {
-        "", "the best pairs' schedules (quick, round two)", "the fastest pair's schedule grid (quick, round three)",
-        "refined schedules (quick, round three)", "load policy and unroll (quick, round four)"};
     std::vector<std::vector<std::string>> steps(1);
     for (const auto& v : stage1) steps[0].push_back(v.name());
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
@@ -1315,7 +1312,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       std::vector<Variant> variants;
       for (const auto& v : steps.back()) variants.push_back(Variant::parse(v));
       pack_layouts(job, variants);
-      job.stage = kStages[k];
+      job.stage = quick_step_name(plan, k);
       run_variants(job, variants);
     }
     renumbering_stage(true);

@@ -64,10 +64,11 @@ struct TuneOptions {
   bool progress = true;                // progress line with ETA on stderr (when it is a terminal)
   bool verbose = false;                // a line per matrix even without a terminal
   // Quick tuning: a matrix the database does not hold gets only the selection model's candidates measured
-  // in rounds (selection/quick_plan.hpp; quick_k: the layout pairs of round one, 0: the default 16),
-  // recorded as search "quick".
+  // in rounds (selection/quick_plan.hpp; quick_k: the groups or layout pairs of round one, 0: the
+  // plan's default), recorded as search "quick".
   bool quick = false;
   int quick_k = 0;
+  QuickPlanKind quick_plan = QuickPlanKind::groups;
 };
 
 // The search of DESIGN.md: per matrix and precision, stage 1 measures every layout x threads-per-row with

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/entry_type.hpp"
+#include "core/error.hpp"
 #include "selection/quick_plan.hpp"
 #include "tuner/quick_tune.hpp"
 #include "tuner/tuner.hpp"
@@ -49,8 +50,9 @@ TEST_CASE("quick plan: pair keys ignore the schedule but keep threads per row an
   CHECK(variant_pair_key("real.f64/hola-aos-aos/hola-64x32-ept4") == variant_pair_key("real.f64/hola-aos-aos/hola-256x8-ept8"));
 }
 
-TEST_CASE("quick plan: round one takes the first candidates and the first of each pair") {
+TEST_CASE("quick plan (pairs): round one takes the first candidates and the first of each pair") {
   QuickPlan plan;
+  plan.kind = QuickPlanKind::pairs;
   plan.lead = 2;
   plan.pairs = 3;
   const auto one = quick_round_one(ranked(kRanking), plan);
@@ -61,14 +63,17 @@ TEST_CASE("quick plan: round one takes the first candidates and the first of eac
   CHECK(one[2] == kRanking[2]);
   CHECK(one[3] == kRanking[4]);
   CHECK(quick_round_one(Prediction{}, plan).empty());
-  CHECK(quick_plan(0).pairs == QuickPlan{}.pairs);
-  CHECK(quick_plan(5).pairs == 5);
+  CHECK(quick_plan(0, QuickPlanKind::pairs).pairs == QuickPlan{}.pairs);
+  CHECK(quick_plan(5, QuickPlanKind::pairs).pairs == 5);
+  CHECK(quick_plan(5).groups == 5);  // the default plan is groups
+  CHECK(quick_plan(5).pairs == QuickPlan{}.pairs);
 }
 
 namespace {
 // A plan small enough to follow by hand: one lead candidate, three pairs, the best one refined by three.
 QuickPlan small_plan() {
   QuickPlan plan;
+  plan.kind = QuickPlanKind::pairs;
   plan.lead = 1;
   plan.pairs = 3;
   plan.best_pairs = 1;
@@ -77,7 +82,7 @@ QuickPlan small_plan() {
 }
 }  // namespace
 
-TEST_CASE("quick plan: round two times the model's schedules of the fastest pairs of round one") {
+TEST_CASE("quick plan (pairs): round two times the model's schedules of the fastest pairs of round one") {
   QuickPlan plan = small_plan();
   const Prediction p = ranked(kRanking);
   // Round one: csr/4 (256x8), ell/1 (256x8), sell32/1. ell is fastest: its next schedules follow.
@@ -102,7 +107,7 @@ TEST_CASE("quick plan: the seed of round three is the fastest timed variant") {
   CHECK_FALSE(quick_fastest({}, t).has_value());
 }
 
-TEST_CASE("quick steps: the grid around the fastest, its refinement, then the policy twin") {
+TEST_CASE("quick steps (pairs): the grid around the fastest, its refinement, then the policy twin") {
   QuickPlan plan = small_plan();
   const Prediction p = ranked(kRanking);
   const EntryType& real = EntryRegistry::instance().get("real");
@@ -146,4 +151,102 @@ TEST_CASE("quick steps: the grid around the fastest, its refinement, then the po
   const auto narrow = quick_step(4, p, plan, &real, limits, true, true, steps, times_of(t));
   CHECK(narrow.size() == 7);
   CHECK(std::count_if(narrow.begin(), narrow.end(), [](const std::string& n) { return Variant::parse(n).layout.narrow; }) == 4);
+}
+
+TEST_CASE("quick plan (groups): a group is the outer layout, threads per row, kind and ordering") {
+  CHECK(variant_group_key("real.f64/ell-soa-aos-d16/static-256x8-tpr2-cached") == "ell/tpr2");
+  CHECK(variant_group_key("real.f64/ell-aos-soa/dynamic-64x4-tpr2-u4") == "ell/tpr2");
+  CHECK(variant_group_key("real.f64/sell32s256-aos-aos/static-256x8@rcm") == "sell32s256/tpr1@rcm");
+  CHECK(variant_group_key("real.f64/csr-aos-aos/static-256x8-tpr4/t-atomic") == "csr/tpr4/t-atomic");
+  CHECK(variant_group_key("real.f64/csr-aos-aos/static-256x8-tpr4/t-copy") != "csr/tpr4/t-atomic");
+  CHECK(variant_group_key("real.f64/hola-aos-aos/hola-64x32-ept4") == variant_group_key("real.f64/hola-soa-aos/hola-256x8-ept8"));
+  CHECK(parse_quick_plan_kind("pairs") == QuickPlanKind::pairs);
+  CHECK(parse_quick_plan_kind("groups") == QuickPlanKind::groups);
+  CHECK_THROWS_AS(parse_quick_plan_kind("psychic"), InvalidArgument);
+}
+
+namespace {
+const std::vector<std::string> kGroupRanking = {
+    "real.f64/ell-aos-aos-d16/static-256x8-tpr2-cached",  // ell/tpr2
+    "real.f64/ell-soa-aos/static-256x8-tpr2-cached",      // ell/tpr2
+    "real.f64/csr-aos-aos/static-1024x2-tpr4",            // csr/tpr4
+    "real.f64/ell-aos-soa-d16/static-256x8-tpr2",         // ell/tpr2
+    "real.f64/sell16-aos-aos/static-256x8-tpr2",          // sell16/tpr2
+    "real.f64/csr-soa-aos/static-512x4-tpr4",             // csr/tpr4
+    "real.f64/ell-aos-aos/static-256x8-tpr4",             // ell/tpr4: a fourth group
+    "real.f64/csr-aos-aos/static-256x8-tpr4-cached",      // csr/tpr4
+};
+QuickPlan small_groups_plan() {
+  QuickPlan plan;  // the groups plan is the default
+  plan.lead = 1;
+  plan.groups = 3;
+  plan.best_groups = 1;
+  plan.per_group = 2;
+  return plan;
+}
+}  // namespace
+
+TEST_CASE("quick plan (groups): round one is the best-ranked of each first group, round two the fastest group's next") {
+  const QuickPlan plan = small_groups_plan();
+  const Prediction p = ranked(kGroupRanking);
+  const auto one = quick_round_one(p, plan);
+  // lead: the first; groups ell/tpr2 (the first again), csr/tpr4, sell16/tpr2.
+  REQUIRE(one.size() == 3);
+  CHECK(one[0] == kGroupRanking[0]);
+  CHECK(one[1] == kGroupRanking[2]);
+  CHECK(one[2] == kGroupRanking[4]);
+  // csr/tpr4 ran fastest: its next two of the ranking follow.
+  const auto two = quick_round_two(p, plan, times_of({{kGroupRanking[0], 9.0}, {kGroupRanking[2], 8.0}, {kGroupRanking[4], 10.0}}));
+  REQUIRE(two.size() == 2);
+  CHECK(two[0] == kGroupRanking[5]);
+  CHECK(two[1] == kGroupRanking[7]);
+  CHECK(quick_round_two(p, plan, times_of({})).empty());
+}
+
+TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its load policy, the next schedules, the twins") {
+  const QuickPlan plan = small_groups_plan();
+  const Prediction p = ranked(kGroupRanking);
+  const EntryType& real = EntryRegistry::instance().get("real");
+  ScheduleLimits limits;
+  const std::string fastest = kGroupRanking[0];  // ell-aos-aos-d16/static-256x8-tpr2-cached
+  std::map<std::string, double> t = {{kGroupRanking[0], 7.0}, {kGroupRanking[2], 8.0}, {kGroupRanking[4], 10.0}};
+  std::vector<std::vector<std::string>> steps;
+  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, true, steps, times_of(t)));
+  // Step 2: one coordinate at a time: 3 other inner/vector layouts, the load policy, tpr 1 and 4, wide.
+  steps.push_back(quick_step(2, p, plan, &real, limits, false, true, steps, times_of(t)));
+  const std::vector<std::string> expected = {
+      "real.f64/ell-aos-soa-d16/static-256x8-tpr2-cached", "real.f64/ell-soa-aos-d16/static-256x8-tpr2-cached",
+      "real.f64/ell-soa-soa-d16/static-256x8-tpr2-cached", "real.f64/ell-aos-aos-d16/static-256x8-tpr2",
+      "real.f64/ell-aos-aos-d16/static-256x8-cached",      "real.f64/ell-aos-aos-d16/static-256x8-tpr4-cached",
+      "real.f64/ell-aos-aos/static-256x8-tpr2-cached"};
+  CHECK(steps[2] == expected);
+  // Without narrow columns a wide fastest gets no narrow twin.
+  const auto wide = quick_step(2, p, plan, &real, limits, false, false, {{kGroupRanking[2]}}, times_of({{kGroupRanking[2], 1.0}}));
+  CHECK(std::none_of(wide.begin(), wide.end(), [](const std::string& n) { return Variant::parse(n).layout.narrow; }));
+  // Step 3: the coarse grid of the fastest (now tpr1) in its kind, every schedule keeping its cached loads.
+  t[expected[4]] = 6.0;
+  steps.push_back(quick_step(3, p, plan, &real, limits, false, true, steps, times_of(t)));
+  REQUIRE(steps[3].size() >= 4);
+  CHECK(std::count(steps[3].begin(), steps[3].end(), expected[4]) == 1);  // the seed once
+  for (const auto& n : steps[3]) {
+    const Variant v = Variant::parse(n);
+    CHECK(v.schedule.cached_matrix);
+    CHECK(v.layout.narrow);
+    CHECK(v.schedule.threads_per_row == 1);
+    CHECK(v.schedule.kind == ScheduleKind::static_);
+  }
+  // Step 4: one step of threads or blocks from the grid's best, and the other kind.
+  t["real.f64/ell-aos-aos-d16/static-256x4-cached"] = 5.0;
+  steps.push_back(quick_step(4, p, plan, &real, limits, false, true, steps, times_of(t)));
+  const std::vector<std::string> next = {
+      "real.f64/ell-aos-aos-d16/static-192x4-cached", "real.f64/ell-aos-aos-d16/static-384x4-cached",
+      "real.f64/ell-aos-aos-d16/static-256x3-cached", "real.f64/ell-aos-aos-d16/static-256x6-cached",
+      "real.f64/ell-aos-aos-d16/dynamic-256x4-cached"};
+  CHECK(steps[4] == next);
+  // Step 5: the fastest's load policy and narrowness flipped; unrolled too on a large matrix.
+  CHECK(quick_step(5, p, plan, &real, limits, false, true, steps, times_of(t)) ==
+        std::vector<std::string>{"real.f64/ell-aos-aos-d16/static-256x4", "real.f64/ell-aos-aos/static-256x4-cached"});
+  CHECK(quick_step(5, p, plan, &real, limits, true, true, steps, times_of(t)).size() == 4);
+  CHECK(quick_step(6, p, plan, &real, limits, true, true, steps, times_of(t)).empty());
+  CHECK(std::string(quick_step_name(plan, 3)).find("grid") != std::string::npos);
 }
