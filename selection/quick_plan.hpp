@@ -33,8 +33,8 @@ constexpr double kQuickWarmupMs = 5.0;
 // improves the fastest one coordinate at a time, keeping what it found (tuner/quick_tune.hpp):
 // 1. the model's first `lead` candidates and its best-ranked variant of each of its first `groups` groups;
 // 2. the model's next `per_group` variants of the `best_groups` fastest groups;
-// 3. the fastest's neighbours: other inner and vector layouts, load policy and narrowness flipped, half and
-//    twice the threads per row;
+// 3. the fastest's neighbours: the other row layouts (csr, ell, sell16, sell32) and inner and vector
+//    layouts, load policy and narrowness flipped, half and twice the threads per row;
 // 4. the coarse schedule grid of the fastest's kind, with its layout and load policy;
 // 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind);
 // 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8.
@@ -48,7 +48,7 @@ struct QuickPlan {
   int per_pair = 8;
   int groups = 5;  // groups plan
   int best_groups = 2;
-  int per_group = 3;
+  int per_group = 2;
   bool grid = true;
   int twins = 1;  // round four: the load-policy (and, on large matrices, unroll) twins of the fastest
 };

@@ -212,11 +212,14 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
   std::map<std::string, double> t = {{kGroupRanking[0], 7.0}, {kGroupRanking[2], 8.0}, {kGroupRanking[4], 10.0}};
   std::vector<std::vector<std::string>> steps;
   for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, true, steps, times_of(t)));
-  // Step 2: one coordinate at a time: 3 other inner/vector layouts, the load policy, tpr 1 and 4, wide.
+  // Step 2: one coordinate at a time: 3 other inner/vector layouts, 3 other row layouts, the load policy,
+  // tpr 1 and 4, wide.
   steps.push_back(quick_step(2, p, plan, &real, limits, false, true, steps, times_of(t)));
   const std::vector<std::string> expected = {
       "real.f64/ell-aos-soa-d16/static-256x8-tpr2-cached", "real.f64/ell-soa-aos-d16/static-256x8-tpr2-cached",
-      "real.f64/ell-soa-soa-d16/static-256x8-tpr2-cached", "real.f64/ell-aos-aos-d16/static-256x8-tpr2",
+      "real.f64/ell-soa-soa-d16/static-256x8-tpr2-cached", "real.f64/csr-aos-aos-d16/static-256x8-tpr2-cached",
+      "real.f64/sell16-aos-aos-d16/static-256x8-tpr2-cached", "real.f64/sell32-aos-aos-d16/static-256x8-tpr2-cached",
+      "real.f64/ell-aos-aos-d16/static-256x8-tpr2",
       "real.f64/ell-aos-aos-d16/static-256x8-cached",      "real.f64/ell-aos-aos-d16/static-256x8-tpr4-cached",
       "real.f64/ell-aos-aos/static-256x8-tpr2-cached"};
   CHECK(steps[2] == expected);
@@ -224,10 +227,10 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
   const auto wide = quick_step(2, p, plan, &real, limits, false, false, {{kGroupRanking[2]}}, times_of({{kGroupRanking[2], 1.0}}));
   CHECK(std::none_of(wide.begin(), wide.end(), [](const std::string& n) { return Variant::parse(n).layout.narrow; }));
   // Step 3: the coarse grid of the fastest (now tpr1) in its kind, every schedule keeping its cached loads.
-  t[expected[4]] = 6.0;
+  t[expected[7]] = 6.0;
   steps.push_back(quick_step(3, p, plan, &real, limits, false, true, steps, times_of(t)));
   REQUIRE(steps[3].size() >= 4);
-  CHECK(std::count(steps[3].begin(), steps[3].end(), expected[4]) == 1);  // the seed once
+  CHECK(std::count(steps[3].begin(), steps[3].end(), expected[7]) == 1);  // the seed once
   for (const auto& n : steps[3]) {
     const Variant v = Variant::parse(n);
     CHECK(v.schedule.cached_matrix);
