@@ -3,9 +3,10 @@
 one from `tune --quick`, one from a full `tune`, both started from the same database.
 
 For each (matrix, precision) that is a quick record in the first and a full record in the second:
-- GPU seconds: the sum of the record's measurement seconds (timing, verification and re-timing alike);
-- found: quick's fastest search timing over the full search's fastest search timing;
-- chosen: quick's winner as re-timed over the full search's winner as re-timed.
+- GPU seconds: the sum of the record's measurement seconds (timing, verification and re-timing alike; of
+  the full record only the search's own, not what `jitsparse evaluate` added to it);
+- found: quick's fastest time over the full search's fastest time (warm medians, finalists as re-timed);
+- chosen: quick's winner over the full record's winner (warm medians).
 Usage: scripts/quick_vs_full.py QUICK_DB FULL_DB [--json OUT.json]
 """
 import gzip
@@ -24,18 +25,23 @@ def records(db, search):
     return {(r["name"], r["precision"], r.get("op", "n")): r for r in db["matrices"] if r.get("search") == search}
 
 
-def ok(r):
-    return [m for m in r["measurements"] if m.get("status") == "ok" and m.get("median_us", 0) > 0 and "origin" not in m]
+def ok(r, search_only=False):
+    return [m for m in r["measurements"] if m.get("status") == "ok" and m.get("median_us", 0) > 0
+            and not (search_only and "origin" in m)]
 
 
-def fastest_search(r):  # timed with the search's few samples (not the finalists' re-timing)
-    t = [m["median_us"] for m in ok(r) if len(m.get("samples_us", [])) <= 3]
+def fastest(r, search_only=False):
+    t = [m["median_us"] for m in ok(r, search_only)]
     return min(t) if t else None
 
 
 def winner_time(r):
     w = {m["variant"]: m["median_us"] for m in ok(r)}
     return w.get(r.get("winner"))
+
+
+def search_seconds(r):
+    return sum(m.get("seconds", 0) for m in r["measurements"] if "origin" not in m)
 
 
 def main():
@@ -49,11 +55,11 @@ def main():
         if key not in full:
             continue
         q, f = quick[key], full[key]
-        fq, ff, wq, wf = fastest_search(q), fastest_search(f), winner_time(q), winner_time(f)
+        fq, ff, wq, wf = fastest(q), fastest(f, True), winner_time(q), winner_time(f)
         rows.append({"matrix": key[0], "precision": key[1], "op": key[2],
-                     "quick_variants": len(q["measurements"]), "full_variants": len(f["measurements"]),
-                     "quick_seconds": sum(m.get("seconds", 0) for m in q["measurements"]),
-                     "full_seconds": sum(m.get("seconds", 0) for m in f["measurements"]),
+                     "quick_variants": len(q["measurements"]),
+                     "full_variants": sum("origin" not in m for m in f["measurements"]),
+                     "quick_seconds": search_seconds(q), "full_seconds": search_seconds(f),
                      "found": fq / ff if fq and ff else None, "chosen": wq / wf if wq and wf else None,
                      "quick_winner": q.get("winner"), "full_winner": f.get("winner")})
     if not rows:

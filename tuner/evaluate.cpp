@@ -65,6 +65,13 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   return w;
 }
 
+// Quick tuning's three finalists, in search measurements of the matrix: re-timed (quick_final_timing),
+// and timed cold where the matrix is over an eighth of the L2. Checked against real quick tunes on the
+// H100 (nineteenth session): on the 58 small tests/data records this estimate gave 4.39 s for a real
+// 4.37 s; on the main set's 18 large records, with six finalists timed cold, real quick tuning cost
+// k + 24 measurements (now three: about k + 12).
+constexpr double kQuickFinalistCost = 9, kQuickColdFinalistCost = 3;
+
 // What one measurement of the staged search cost on this matrix: the median over the measurements
 // timed with the search's few samples (the finalists' long re-timing left out).
 double search_measurement_seconds(const MatrixRecord& r) {
@@ -179,10 +186,11 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     row.expected_relative = p.expected;
     row.confidence = p.confidence;
     row.full_seconds = p.full_seconds;
-    // Quick tuning keeps the fastest of its two rounds. Its GPU time is estimated, not summed from the
+    // Quick tuning keeps the fastest of its rounds. Its GPU time is estimated, not summed from the
     // record (whose finalists were re-timed with the full search's long final timing): each variant
     // costs what one search measurement of this matrix cost (the record's median), re-timing three
-    // finalists with quick_final_timing's 9 samples costs 9 more, and the warm-up before them its time.
+    // finalists with quick_final_timing's 9 samples costs 9 more (kQuickFinalistCost), timing them cold
+    // too (a matrix over an eighth of the L2) 3 more, and the warm-up before them its time.
     const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes);
     const std::vector<std::string>& quick = walk.variants;
     bool untimed = quick.empty();
@@ -196,8 +204,10 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     }
     // Planned, not only what the record has: a real quick tune measures every variant of its rounds.
     row.quick_k = static_cast<int>(quick.size());
+    const bool cold = options_.l2_bytes > 0 && r->compulsory_bytes > options_.l2_bytes / 8.0;
+    const double finalists = kQuickFinalistCost + (cold ? kQuickColdFinalistCost : 0);
     row.quick_seconds =
-        quick.empty() ? 0 : (quick.size() + 9) * search_measurement_seconds(*r) + kQuickWarmupMs / 1000;
+        quick.empty() ? 0 : (quick.size() + finalists) * search_measurement_seconds(*r) + kQuickWarmupMs / 1000;
     row.quick.status = !walk.wanted.empty() && row.quick.relative ? "partly timed"
                        : row.quick.relative                       ? "ok"
                        : untimed                                  ? "not timed"

@@ -899,7 +899,9 @@ void Tuner::choose_winners(Job& job) {
         ok.push_back(&m);
     std::sort(ok.begin(), ok.end(), [](auto* l, auto* r) { return l->median_us < r->median_us; });
     std::vector<std::string> names;
-    const size_t n = timed_cold && !csr_only && !deterministic_only ? kColdCandidates : kCandidates;
+    // Quick tuning re-times three even where they are timed cold: six cost it a third of its GPU time on
+    // the large matrices (H100, nineteenth session).
+    const size_t n = timed_cold && !csr_only && !deterministic_only && !job.quick ? kColdCandidates : kCandidates;
     for (size_t i = 0; i < ok.size() && i < n; ++i) names.push_back(ok[i]->variant);
     return names;
   };
@@ -1172,7 +1174,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   std::vector<Variant> stage1, atomic;
   if (given) {
     stage1 = *given;
-    job.one_launch_verdict = false;
+    // The evaluation's checks time each variant properly. Quick tuning keeps the search's verdict on a
+    // variant 4x slower than its best after one launch of more than 50 us (never a tiny kernel's hiccup):
+    // a slow candidate of a large matrix cost it as much as a dozen others (H100, nineteenth session).
+    job.one_launch_verdict = job.quick;
   } else {
     for (const auto& v : stage_one_variants(entry, p, options_, limits))
       if (!v.layout.sorted() || facts.sorting_pays)
@@ -1269,9 +1274,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
         }
     }
   }
-  // The renumbering stage (ordering_twins): after the search, or after quick tuning's rounds (then
-  // without the schedules of a renumbered winner).
-  auto renumbering_stage = [&](bool quick_only) {
+  // The renumbering stage (ordering_twins), after the search.
+  auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
     const Ordering ordering = preferred_ordering(facts.features);
@@ -1292,7 +1296,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     for (const auto& m : job.record.measurements)  // only an ordering puts '@' into a name
       if (m.ok() && m.variant.find('@') != std::string::npos && (!best_renumbered || m.median_us < best_renumbered->median_us))
         best_renumbered = &m;
-    if (quick_only || !best || !best_renumbered || best_renumbered->median_us > kRenumberedKeep * best->median_us) return;
+    if (!best || !best_renumbered || best_renumbered->median_us > kRenumberedKeep * best->median_us) return;
     job.stage = "renumbering (" + to_string(ordering) + "): schedules";
     const Variant seed = Variant::parse(best_renumbered->variant);
     std::vector<Variant> more = seed.layout.outer == OuterLayout::hola ? grid_variants(entry, seed, limits)
@@ -1315,7 +1319,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       job.stage = quick_step_name(plan, k);
       run_variants(job, variants);
     }
-    renumbering_stage(true);
+    // No renumbering stage: the model proposes renumbered candidates where renumbering may pay, and
+    // quick tuning measures what jitsparse evaluate scores, nothing more.
   }
   if (!given) {
     job.stage = "schedule grid";
@@ -1328,7 +1333,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
-    renumbering_stage(false);
+    renumbering_stage();
   }
 
   const bool stopped = out_of_budget();
