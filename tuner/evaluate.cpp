@@ -10,6 +10,7 @@
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
 #include "tuner/quick_tune.hpp"
+#include "tuner/tuner.hpp"
 
 namespace jitsparse {
 namespace {
@@ -59,7 +60,9 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   const bool unroll = r.compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
   std::vector<std::vector<std::string>> steps;
   for (int k = 0; k < kQuickSteps; ++k) {
-    steps.push_back(quick_step(k, pred, plan, entry, limits, unroll, r.features.narrow_fits == 1, steps, times));
+    const QuickMatrix m{entry, limits, unroll, r.features.narrow_fits == 1,
+                        sorted_sell_pays(r.features, entry ? entry->num_components() : 1)};
+    steps.push_back(quick_step(k, pred, plan, m, steps, times));
     add_round(steps.back());
   }
   return w;

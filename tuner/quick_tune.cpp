@@ -1,6 +1,7 @@
 #include "tuner/quick_tune.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "selection/database.hpp"
@@ -33,7 +34,7 @@ std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Varian
 
 // Groups plan, step 2: one coordinate of the fastest changed at a time (layouts, load policy, threads per
 // row, narrowness).
-std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow) {
+std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool sorting) {
   std::vector<Variant> out;
   for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa}) {
     if (inner == InnerLayout::soa && f.layout.outer == OuterLayout::hisparse) continue;  // aos leaves only
@@ -48,12 +49,16 @@ std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow) {
     // The other row layouts at the same schedule: the model often ranks sell above ell (or the other
     // way) where their bytes differ by a padding of a few per cent (H100, nineteenth session: 6 of the
     // 18 misses of the first GPU evaluation of this plan).
-    for (const auto& [outer, slice] :
-         {std::pair{OuterLayout::csr, 0}, {OuterLayout::ell, 0}, {OuterLayout::sell, 16}, {OuterLayout::sell, 32}}) {
+    // Where sorting pays, the sorted sell too (the best layout of the irregular meshes the model missed:
+    // H100, nineteenth session).
+    for (const auto& [outer, slice, sigma] :
+         {std::tuple{OuterLayout::csr, 0, 0}, {OuterLayout::ell, 0, 0}, {OuterLayout::sell, 16, 0}, {OuterLayout::sell, 32, 0},
+          {OuterLayout::sell, 32, kDefaultSellSigma}}) {
+      if (sigma > 0 && !sorting) continue;
       Variant v = f;
       v.layout.outer = outer;
       v.layout.slice = slice;
-      v.layout.sigma = 0;
+      v.layout.sigma = sigma;
       if (!(v.layout == f.layout)) out.push_back(v);
     }
     Variant v = f;
@@ -120,9 +125,10 @@ std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
   return out;
 }
 
-std::vector<std::string> groups_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
-                                     const ScheduleLimits& limits, bool unroll, bool narrow,
+std::vector<std::string> groups_step(int step, const Prediction& p, const QuickPlan& plan, const QuickMatrix& m,
                                      const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
+  const EntryType* entry = m.entry;
+  const ScheduleLimits& limits = m.limits;
   std::vector<std::string> so_far;
   for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());
   const auto fastest = quick_fastest(so_far, time_of);
@@ -132,7 +138,7 @@ std::vector<std::string> groups_step(int step, const Prediction& p, const QuickP
     case 1:
       return quick_round_two(p, plan, time_of);
     case 2:
-      return fastest ? names_of(coordinate_neighbours(Variant::parse(*fastest), narrow)) : std::vector<std::string>{};
+      return fastest ? names_of(coordinate_neighbours(Variant::parse(*fastest), m.narrow, m.sorting)) : std::vector<std::string>{};
     case 3: {
       if (!plan.grid || !entry || !fastest) return {};
       const Variant s = Variant::parse(*fastest);
@@ -148,7 +154,7 @@ std::vector<std::string> groups_step(int step, const Prediction& p, const QuickP
       return best ? names_of(next_schedules(Variant::parse(*best), limits)) : std::vector<std::string>{};
     }
     case 5:
-      return fastest ? names_of(last_twins(Variant::parse(*fastest), unroll, narrow)) : std::vector<std::string>{};
+      return fastest ? names_of(last_twins(Variant::parse(*fastest), m.unroll, m.narrow)) : std::vector<std::string>{};
     default:
       return {};
   }
@@ -156,10 +162,12 @@ std::vector<std::string> groups_step(int step, const Prediction& p, const QuickP
 
 }  // namespace
 
-std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
-                                    const ScheduleLimits& limits, bool unroll, bool narrow,
+std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const QuickMatrix& m,
                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
-  if (plan.kind == QuickPlanKind::groups) return groups_step(step, p, plan, entry, limits, unroll, narrow, earlier, time_of);
+  const EntryType* entry = m.entry;
+  const ScheduleLimits& limits = m.limits;
+  const bool unroll = m.unroll, narrow = m.narrow;
+  if (plan.kind == QuickPlanKind::groups) return groups_step(step, p, plan, m, earlier, time_of);
   auto names = names_of;
   std::vector<std::string> so_far;
   for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());

@@ -25,10 +25,20 @@ namespace jitsparse {
 // `narrow`: the matrix fits 16-bit column offsets); 5: none. Groups plan: its six rounds, one step each.
 // A step may repeat variants measured before.
 constexpr int kQuickSteps = 6;
+// What quick tuning knows of the matrix beyond the model's ranking: its entry type (none: no schedule
+// grid), the GPU's schedule limits, and the tuner's rules for it: unrolled twins (over half the L2),
+// narrow twins (every column within 16-bit offsets of its row), the sorted sell (sorted_sell_pays).
+struct QuickMatrix {
+  const EntryType* entry = nullptr;
+  ScheduleLimits limits;
+  bool unroll = false;
+  bool narrow = false;
+  bool sorting = false;
+};
+
 // What step k does, for progress messages.
 const char* quick_step_name(const QuickPlan& plan, int step);
-std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const EntryType* entry,
-                                    const ScheduleLimits& limits, bool unroll, bool narrow,
+std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPlan& plan, const QuickMatrix& m,
                                     const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of);
 
 Selection load_quick_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op = Op::n,

@@ -1311,7 +1311,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     for (const auto& v : stage1) steps[0].push_back(v.name());
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
     for (int k = 1; k < kQuickSteps; ++k) {
-      steps.push_back(quick_step(k, quick_pred, plan, &entry, limits, unroll, facts.features.narrow_fits == 1, steps,
+      const QuickMatrix qm{&entry, limits, unroll, facts.features.narrow_fits == 1, facts.sorting_pays};
+      steps.push_back(quick_step(k, quick_pred, plan, qm, steps,
                                  record_times(job.record)));
       std::vector<Variant> variants;
       for (const auto& v : steps.back()) variants.push_back(Variant::parse(v));

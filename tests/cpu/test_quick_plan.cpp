@@ -114,11 +114,11 @@ TEST_CASE("quick steps (pairs): the grid around the fastest, its refinement, the
   ScheduleLimits limits;
   std::map<std::string, double> t = {{kRanking[0], 10.0}, {kRanking[2], 8.0}, {kRanking[4], 9.0}, {kRanking[5], 7.0}};
   std::vector<std::vector<std::string>> steps;
-  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, false, steps, times_of(t)));
+  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, QuickMatrix{&real, limits, false, false}, steps, times_of(t)));
   CHECK(steps[0] == quick_round_one(p, plan));
   CHECK(steps[1] == quick_round_two(p, plan, times_of(t)));
   // Step 2: the search's coarse grid around the fastest so far (ell 64x24 at 7 us), of its schedule kind.
-  steps.push_back(quick_step(2, p, plan, &real, limits, false, false, steps, times_of(t)));
+  steps.push_back(quick_step(2, p, plan, QuickMatrix{&real, limits, false, false}, steps, times_of(t)));
   const Variant seed = Variant::parse(kRanking[5]);
   std::vector<std::string> coarse;
   bool other_kind = false;
@@ -130,25 +130,25 @@ TEST_CASE("quick steps (pairs): the grid around the fastest, its refinement, the
   CHECK(steps[2] == coarse);
   // Step 3: the refinement around the fastest of step 2.
   t[coarse.back()] = 6.0;
-  steps.push_back(quick_step(3, p, plan, &real, limits, false, false, steps, times_of(t)));
+  steps.push_back(quick_step(3, p, plan, QuickMatrix{&real, limits, false, false}, steps, times_of(t)));
   std::vector<std::string> refined;
   for (const auto& v : refined_grid_variants(Variant::parse(coarse.back()), limits)) refined.push_back(v.name());
   CHECK(steps[3] == refined);
   // Step 4: the cached twin of the fastest measured so far.
-  const auto twins = quick_step(4, p, plan, &real, limits, false, false, steps, times_of(t));
+  const auto twins = quick_step(4, p, plan, QuickMatrix{&real, limits, false, false}, steps, times_of(t));
   Variant cached = Variant::parse(coarse.back());
   cached.schedule.cached_matrix = true;
   REQUIRE(twins.size() == 1);
   CHECK(twins[0] == cached.name());
   // Without the grid (or an entry type nobody registered) round three is empty; the twin still comes.
   plan.grid = false;
-  CHECK(quick_step(2, p, plan, &real, limits, false, false, steps, times_of(t)).empty());
-  CHECK(quick_step(3, p, plan, nullptr, limits, false, false, steps, times_of(t)).empty());
-  CHECK(quick_step(4, p, plan, nullptr, limits, false, false, steps, times_of(t)).size() == 1);
+  CHECK(quick_step(2, p, plan, QuickMatrix{&real, limits, false, false}, steps, times_of(t)).empty());
+  CHECK(quick_step(3, p, plan, QuickMatrix{nullptr, limits, false, false}, steps, times_of(t)).empty());
+  CHECK(quick_step(4, p, plan, QuickMatrix{nullptr, limits, false, false}, steps, times_of(t)).size() == 1);
   // On a large matrix the unrolled twins join it.
-  CHECK(quick_step(4, p, plan, &real, limits, true, false, steps, times_of(t)).size() == 3);
+  CHECK(quick_step(4, p, plan, QuickMatrix{&real, limits, true, false}, steps, times_of(t)).size() == 3);
   // Where the matrix fits 16-bit column offsets: the narrow form of the variant and of each twin.
-  const auto narrow = quick_step(4, p, plan, &real, limits, true, true, steps, times_of(t));
+  const auto narrow = quick_step(4, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t));
   CHECK(narrow.size() == 7);
   CHECK(std::count_if(narrow.begin(), narrow.end(), [](const std::string& n) { return Variant::parse(n).layout.narrow; }) == 4);
 }
@@ -211,10 +211,10 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
   const std::string fastest = kGroupRanking[0];  // ell-aos-aos-d16/static-256x8-tpr2-cached
   std::map<std::string, double> t = {{kGroupRanking[0], 7.0}, {kGroupRanking[2], 8.0}, {kGroupRanking[4], 10.0}};
   std::vector<std::vector<std::string>> steps;
-  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, &real, limits, false, true, steps, times_of(t)));
+  for (int k = 0; k < 2; ++k) steps.push_back(quick_step(k, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t)));
   // Step 2: one coordinate at a time: 3 other inner/vector layouts, 3 other row layouts, the load policy,
   // tpr 1 and 4, wide.
-  steps.push_back(quick_step(2, p, plan, &real, limits, false, true, steps, times_of(t)));
+  steps.push_back(quick_step(2, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t)));
   const std::vector<std::string> expected = {
       "real.f64/ell-aos-soa-d16/static-256x8-tpr2-cached", "real.f64/ell-soa-aos-d16/static-256x8-tpr2-cached",
       "real.f64/ell-soa-soa-d16/static-256x8-tpr2-cached", "real.f64/csr-aos-aos-d16/static-256x8-tpr2-cached",
@@ -223,12 +223,16 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
       "real.f64/ell-aos-aos-d16/static-256x8-cached",      "real.f64/ell-aos-aos-d16/static-256x8-tpr4-cached",
       "real.f64/ell-aos-aos/static-256x8-tpr2-cached"};
   CHECK(steps[2] == expected);
+  // Where sorting pays, the sorted sell joins the other row layouts.
+  const auto sorted = quick_step(2, p, plan, QuickMatrix{&real, limits, false, true, true}, {steps[0], steps[1]}, times_of(t));
+  CHECK(sorted.size() == expected.size() + 1);
+  CHECK(std::count(sorted.begin(), sorted.end(), "real.f64/sell32s256-aos-aos-d16/static-256x8-tpr2-cached") == 1);
   // Without narrow columns a wide fastest gets no narrow twin.
-  const auto wide = quick_step(2, p, plan, &real, limits, false, false, {{kGroupRanking[2]}}, times_of({{kGroupRanking[2], 1.0}}));
+  const auto wide = quick_step(2, p, plan, QuickMatrix{&real, limits, false, false}, {{kGroupRanking[2]}}, times_of({{kGroupRanking[2], 1.0}}));
   CHECK(std::none_of(wide.begin(), wide.end(), [](const std::string& n) { return Variant::parse(n).layout.narrow; }));
   // Step 3: the coarse grid of the fastest (now tpr1) in its kind, every schedule keeping its cached loads.
   t[expected[7]] = 6.0;
-  steps.push_back(quick_step(3, p, plan, &real, limits, false, true, steps, times_of(t)));
+  steps.push_back(quick_step(3, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t)));
   REQUIRE(steps[3].size() >= 4);
   CHECK(std::count(steps[3].begin(), steps[3].end(), expected[7]) == 1);  // the seed once
   for (const auto& n : steps[3]) {
@@ -240,16 +244,16 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
   }
   // Step 4: one step of threads or blocks from the grid's best, and the other kind.
   t["real.f64/ell-aos-aos-d16/static-256x4-cached"] = 5.0;
-  steps.push_back(quick_step(4, p, plan, &real, limits, false, true, steps, times_of(t)));
+  steps.push_back(quick_step(4, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t)));
   const std::vector<std::string> next = {
       "real.f64/ell-aos-aos-d16/static-192x4-cached", "real.f64/ell-aos-aos-d16/static-384x4-cached",
       "real.f64/ell-aos-aos-d16/static-256x3-cached", "real.f64/ell-aos-aos-d16/static-256x6-cached",
       "real.f64/ell-aos-aos-d16/dynamic-256x4-cached"};
   CHECK(steps[4] == next);
   // Step 5: the fastest's load policy and narrowness flipped; unrolled too on a large matrix.
-  CHECK(quick_step(5, p, plan, &real, limits, false, true, steps, times_of(t)) ==
+  CHECK(quick_step(5, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t)) ==
         std::vector<std::string>{"real.f64/ell-aos-aos-d16/static-256x4", "real.f64/ell-aos-aos/static-256x4-cached"});
-  CHECK(quick_step(5, p, plan, &real, limits, true, true, steps, times_of(t)).size() == 4);
-  CHECK(quick_step(6, p, plan, &real, limits, true, true, steps, times_of(t)).empty());
+  CHECK(quick_step(5, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).size() == 4);
+  CHECK(quick_step(6, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).empty());
   CHECK(std::string(quick_step_name(plan, 3)).find("grid") != std::string::npos);
 }
