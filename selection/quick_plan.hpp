@@ -8,36 +8,40 @@
 
 namespace jitsparse {
 
-// Quick tuning, the staged search in miniature over the model's candidates only:
+// Quick tuning measures the selection model's candidates on the matrix, in rounds, each chosen from the
+// times of the rounds before. Two plans.
+//
+// "groups" (the default, nineteenth session) walks the model's ranking by group (outer layout, threads per
+// row, kind, ordering): the model's first 4 groups hold a variant within 3% of the best on 92% of the H100
+// database's records, while its first 16 (layout, threads per row) pairs, which differ mostly in inner and
+// vector layouts and narrowness, often miss the right threads per row. Then it improves the fastest one
+// coordinate at a time, keeping what it found (tuner/quick_tune.hpp):
+// 1. the model's first `lead` candidates and its best-ranked variant of each of its first `groups` groups;
+// 2. the model's next `per_group` variants of the `best_groups` fastest groups;
+// 3. the fastest's neighbours: the other row layouts (csr, ell, sell16, sell32, and the sorted sell where
+//    sorting pays) and inner and vector layouts, load policy and narrowness flipped, half and twice the
+//    threads per row;
+// 4. the coarse schedule grid of the fastest's kind, with its layout and load policy;
+// 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind);
+// 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8.
+// Leave one matrix out on the H100 (146 records, every round timed; NOTES.md, nineteenth session): within
+// 10% of the best known on 98%, within 3% on 84%, at an estimated 13.2% of the full search's GPU time
+// (about 31 variants); the pairs plan on the same database 86% / 69% at 15.5%.
+//
+// "pairs" (seventh to eighteenth sessions), the staged search in miniature:
 // 1. the model's first `lead` candidates, and the best-ranked variant of each of its first `pairs` (layout,
-//    threads per row, kind) pairs, so that a wrong guess of the pair costs one measurement, not the answer;
+//    threads per row, kind) pairs;
 // 2. the model's first `per_pair` schedules of the `best_pairs` pairs that ran fastest in round one;
 // 3. (with `grid`) the search's own stage two on the fastest so far: its coarse schedule grid (of the
-//    fastest's schedule kind only), then the refinement around the grid's best (the caller makes those:
-//    tuner/quick_tune.hpp);
+//    fastest's schedule kind only), then the refinement around the grid's best;
 // 4. the cached-load (and on large matrices unrolled) twins of the `twins` fastest (tuner.hpp
 //    policy_twins), as the search's last stage.
-// Why: the model's ranking rarely puts the best variant first (33% within 10% of the best on the H100) but
-// mostly holds the right pair among its first. With these defaults, leave one matrix out on the H100 (144
-// records of the training database): within 10% of the full search's best on 93%, within 3% on 72%, at
-// 13.9% of the search's GPU time (NOTES.md, thirteenth session).
+
 // Before quick tuning re-times its finalists, the first runs this many milliseconds untimed: the GPU idles
 // while quick tuning compiles, and a 3 us kernel re-timed right after ran at 8-10 us (seventh session).
 // Counted in the evaluation's estimate of quick tuning's GPU time.
 constexpr double kQuickWarmupMs = 5.0;
 
-// Two plans. "pairs" is the one above. "groups" (nineteenth session) walks the model's ranking by group,
-// (outer layout, threads per row, ordering): the model's first 4 groups hold a variant within 3% of the
-// best on 92% of the H100 database's records, while its first 16 (layout, threads per row) pairs, which
-// differ mostly in inner and vector layouts and narrowness, often miss the right threads per row. Then it
-// improves the fastest one coordinate at a time, keeping what it found (tuner/quick_tune.hpp):
-// 1. the model's first `lead` candidates and its best-ranked variant of each of its first `groups` groups;
-// 2. the model's next `per_group` variants of the `best_groups` fastest groups;
-// 3. the fastest's neighbours: the other row layouts (csr, ell, sell16, sell32) and inner and vector
-//    layouts, load policy and narrowness flipped, half and twice the threads per row;
-// 4. the coarse schedule grid of the fastest's kind, with its layout and load policy;
-// 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind);
-// 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8.
 enum class QuickPlanKind { pairs, groups };
 
 struct QuickPlan {

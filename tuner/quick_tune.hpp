@@ -10,9 +10,9 @@
 namespace jitsparse {
 
 // load_tuned for a matrix that may never have been tuned: instead of trusting the selection model's first
-// choice, measure its candidates on this matrix in four rounds (selection/quick_plan.hpp: about 50
-// variants, a median 0.07 s of GPU time on the small tests/data matrices, plus compiling and packing them
-// on the host), record the result in the tuning database as a quick search, and load the fastest. Done
+// choice, measure its candidates on this matrix in rounds (selection/quick_plan.hpp: about 30 variants;
+// on the H100, 0.06-0.08 s of GPU time on most tests/data matrices and on the main set's large ones, 0.2-0.5 s
+// where a measurement runs long, plus compiling and packing them on the host), record the result in the tuning database as a quick search, and load the fastest. Done
 // once per matrix: the next call finds the record ("exact"). A matrix the database already holds, or an
 // entry type the model knows nothing of, is loaded as load_tuned would (then Selection::level says
 // "domain" or "default").
@@ -25,6 +25,7 @@ namespace jitsparse {
 // `narrow`: the matrix fits 16-bit column offsets); 5: none. Groups plan: its six rounds, one step each.
 // A step may repeat variants measured before.
 constexpr int kQuickSteps = 6;
+
 // What quick tuning knows of the matrix beyond the model's ranking: its entry type (none: no schedule
 // grid), the GPU's schedule limits, and the tuner's rules for it: unrolled twins (over half the L2),
 // narrow twins (every column within 16-bit offsets of its row), the sorted sell (sorted_sell_pays).
