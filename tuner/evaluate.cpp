@@ -68,12 +68,12 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   return w;
 }
 
-// Quick tuning's three finalists, in search measurements of the matrix (3 samples each): re-timed with
-// quick_final_timing's 5 samples, and timed cold where the matrix is over an eighth of the L2. With 9
-// samples this estimate, k + 9, matched real quick tunes on the H100 (nineteenth session: 58 small
-// tests/data records, 4.39 s estimated, 4.37 s real); on the main set's 18 large records, with six
-// finalists timed cold, real quick tuning cost k + 24 (now three: about k + 12).
-constexpr double kQuickFinalistCost = 5, kQuickColdFinalistCost = 3;
+// Quick tuning's three finalists, in search measurements of the matrix: re-timed (quick_final_timing),
+// and timed cold where the matrix is over an eighth of the L2. Checked against real quick tunes on the
+// H100 (nineteenth session): on the 58 small tests/data records this estimate gave 4.39 s for a real
+// 4.37 s; on the main set's 18 large records, with six finalists timed cold, real quick tuning cost
+// k + 24 measurements (now three: about k + 12).
+constexpr double kQuickFinalistCost = 9, kQuickColdFinalistCost = 3;
 
 // What one measurement of the staged search cost on this matrix: the median over the measurements
 // timed with the search's few samples (the finalists' long re-timing left out).
@@ -192,8 +192,8 @@ std::vector<EvaluationRow> Evaluation::rows(const TuningDatabase& db) const {
     // Quick tuning keeps the fastest of its rounds. Its GPU time is estimated, not summed from the
     // record (whose finalists were re-timed with the full search's long final timing): each variant
     // costs what one search measurement of this matrix cost (the record's median), re-timing three
-    // finalists costs kQuickFinalistCost more, timing them cold too (a matrix over an eighth of the L2)
-    // kQuickColdFinalistCost, and the warm-up before them its time.
+    // finalists with quick_final_timing's 9 samples costs 9 more (kQuickFinalistCost), timing them cold
+    // too (a matrix over an eighth of the L2) 3 more, and the warm-up before them its time.
     const QuickWalk walk = quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes);
     const std::vector<std::string>& quick = walk.variants;
     bool untimed = quick.empty();

@@ -51,10 +51,9 @@ struct TuneOptions {
   bool graph_timing = true;
   int graph_calls = 64;
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
-  // Quick tuning's finalists: 5 samples of 0.3 ms, a twentieth of final_timing's GPU time; a quick tune is
-  // meant to cost milliseconds. (9 samples until the nineteenth session: three finalists cost as much as
-  // nine candidates, a fifth of quick tuning's GPU time, where graph timing repeats within 0.3%.)
-  TimingOptions quick_final_timing{1, 5, 0.3, 100000};
+  // Quick tuning's finalists: 9 samples of 0.3 ms, a tenth of final_timing's GPU time; a quick tune is
+  // meant to cost milliseconds.
+  TimingOptions quick_final_timing{1, 9, 0.3, 100000};
   double quick_warmup_ms = kQuickWarmupMs;  // untimed launches before quick tuning re-times its finalists
   // A matrix whose compulsory bytes exceed the L2: the finalists (kColdCandidates fastest warm, and the
   // three fastest csr-aos-aos and deterministic ones) are also timed with the L2 flushed before each
