@@ -34,50 +34,56 @@ std::string variant_group_key(const std::string& variant) {
 
 namespace {
 
-// Groups plan, round one: the lead candidates, then the best-ranked of each of the first groups.
-std::vector<std::string> groups_round_one(const Prediction& p, const QuickPlan& plan) {
+using KeyOf = std::string (*)(const std::string&);
+
+// Round one of either plan: the model's first `lead` candidates, then its best-ranked variant of each of
+// its first `units` units (pairs or groups, by `key`). Narrow twins the model made (Candidate::twin) are
+// left to the last round, which times the fastest's.
+std::vector<std::string> first_of_each(const Prediction& p, int lead, int units, KeyOf key) {
   std::vector<std::string> out;
-  std::set<std::string> seen, groups;
+  std::set<std::string> seen, taken;
   auto add = [&](const std::string& v) {
     if (seen.insert(v).second) out.push_back(v);
   };
-  int lead = 0;
+  int led = 0;
   for (const auto& c : p.ranked) {
-    if (lead >= plan.lead) break;
+    if (led >= lead) break;
     if (c.twin) continue;
     add(c.variant);
-    ++lead;
+    ++led;
   }
   for (const auto& c : p.ranked) {
-    if (static_cast<int>(groups.size()) >= plan.groups) break;
+    if (static_cast<int>(taken.size()) >= units) break;
     if (c.twin) continue;
-    if (groups.insert(variant_group_key(c.variant)).second) add(c.variant);
+    if (taken.insert(key(c.variant)).second) add(c.variant);
   }
   return out;
 }
 
-// Groups plan, round two: the model's next variants of the fastest groups of round one.
-std::vector<std::string> groups_round_two(const Prediction& p, const QuickPlan& plan, const TimeOf& time_of) {
-  const std::vector<std::string> first = groups_round_one(p, plan);
-  std::map<std::string, double> group_best;
+// Round two of either plan: the model's next `per_unit` variants of the `best_units` units that ran
+// fastest in round one (`first`). The pairs plan counts round one's variants among its `per_unit`
+// (count_first), the groups plan takes that many new ones.
+std::vector<std::string> next_of_fastest(const Prediction& p, const std::vector<std::string>& first, int best_units,
+                                         int per_unit, bool count_first, KeyOf key, const TimeOf& time_of) {
+  std::map<std::string, double> unit_best;  // unit -> fastest time of round one
   for (const auto& v : first)
     if (const auto t = time_of(v)) {
-      auto [it, fresh] = group_best.emplace(variant_group_key(v), *t);
+      auto [it, fresh] = unit_best.emplace(key(v), *t);
       if (!fresh) it->second = std::min(it->second, *t);
     }
   std::vector<std::pair<double, std::string>> fastest;
-  for (const auto& [g, t] : group_best) fastest.emplace_back(t, g);
+  for (const auto& [unit, t] : unit_best) fastest.emplace_back(t, unit);
   std::sort(fastest.begin(), fastest.end());
-  if (static_cast<int>(fastest.size()) > plan.best_groups) fastest.resize(plan.best_groups);
+  if (static_cast<int>(fastest.size()) > best_units) fastest.resize(best_units);
   const std::set<std::string> done(first.begin(), first.end());
   std::vector<std::string> out;
-  for (const auto& [t, g] : fastest) {
+  for (const auto& [t, unit] : fastest) {
     int taken = 0;
     for (const auto& c : p.ranked) {
-      if (taken >= plan.per_group) break;
-      if (c.twin || done.count(c.variant) || variant_group_key(c.variant) != g) continue;
+      if (taken >= per_unit) break;
+      if (c.twin || key(c.variant) != unit || (!count_first && done.count(c.variant))) continue;
       ++taken;
-      out.push_back(c.variant);
+      if (!done.count(c.variant)) out.push_back(c.variant);
     }
   }
   return out;
@@ -86,54 +92,15 @@ std::vector<std::string> groups_round_two(const Prediction& p, const QuickPlan& 
 }  // namespace
 
 std::vector<std::string> quick_round_one(const Prediction& p, const QuickPlan& plan) {
-  if (plan.kind == QuickPlanKind::groups) return groups_round_one(p, plan);
-  std::vector<std::string> out;
-  std::set<std::string> seen, pairs;
-  auto add = [&](const std::string& v) {
-    if (seen.insert(v).second) out.push_back(v);
-  };
-  // Narrow twins the model made (Candidate::twin) are left to the last round, which times the fastest's.
-  int lead = 0;
-  for (const auto& c : p.ranked) {
-    if (lead >= plan.lead) break;
-    if (c.twin) continue;
-    add(c.variant);
-    ++lead;
-  }
-  for (const auto& c : p.ranked) {
-    if (static_cast<int>(pairs.size()) >= plan.pairs) break;
-    if (c.twin) continue;
-    if (pairs.insert(variant_pair_key(c.variant)).second) add(c.variant);
-  }
-  return out;
+  return plan.kind == QuickPlanKind::groups ? first_of_each(p, plan.lead, plan.groups, variant_group_key)
+                                            : first_of_each(p, plan.lead, plan.pairs, variant_pair_key);
 }
 
 std::vector<std::string> quick_round_two(const Prediction& p, const QuickPlan& plan, const TimeOf& time_of) {
-  if (plan.kind == QuickPlanKind::groups) return groups_round_two(p, plan, time_of);
   const std::vector<std::string> first = quick_round_one(p, plan);
-  std::map<std::string, double> pair_best;  // pair -> fastest time of round one
-  for (const auto& v : first)
-    if (const auto t = time_of(v)) {
-      auto [it, fresh] = pair_best.emplace(variant_pair_key(v), *t);
-      if (!fresh) it->second = std::min(it->second, *t);
-    }
-  std::vector<std::pair<double, std::string>> fastest;
-  for (const auto& [pair, t] : pair_best) fastest.emplace_back(t, pair);
-  std::sort(fastest.begin(), fastest.end());
-  if (static_cast<int>(fastest.size()) > plan.best_pairs) fastest.resize(plan.best_pairs);
-
-  const std::set<std::string> done(first.begin(), first.end());
-  std::vector<std::string> out;
-  for (const auto& [t, pair] : fastest) {
-    int taken = 0;
-    for (const auto& c : p.ranked) {
-      if (taken >= plan.per_pair) break;
-      if (c.twin || variant_pair_key(c.variant) != pair) continue;
-      ++taken;
-      if (!done.count(c.variant)) out.push_back(c.variant);
-    }
-  }
-  return out;
+  return plan.kind == QuickPlanKind::groups
+             ? next_of_fastest(p, first, plan.best_groups, plan.per_group, false, variant_group_key, time_of)
+             : next_of_fastest(p, first, plan.best_pairs, plan.per_pair, true, variant_pair_key, time_of);
 }
 
 TimeOf record_times(const MatrixRecord& r) {

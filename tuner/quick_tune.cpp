@@ -32,6 +32,23 @@ std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Varian
   return out;
 }
 
+// The fastest with its load policy flipped (row kernels only).
+void add_cached_flip(const Variant& f, std::vector<Variant>& out) {
+  if (!f.schedule.row_family()) return;
+  Variant v = f;
+  v.schedule.cached_matrix = !f.schedule.cached_matrix;
+  out.push_back(v);
+}
+
+// The fastest with its narrowness flipped where the columns fit (a renumbered matrix's fit is not known
+// here: only its narrow form widens).
+void add_narrow_flip(const Variant& f, bool narrow, std::vector<Variant>& out) {
+  if (!f.layout.can_be_narrow() || !(f.layout.narrow || (narrow && f.ordering == Ordering::none))) return;
+  Variant v = f;
+  v.layout.narrow = !f.layout.narrow;
+  out.push_back(v);
+}
+
 // Groups plan, step 2: one coordinate of the fastest changed at a time (layouts, load policy, threads per
 // row, narrowness).
 std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool sorting) {
@@ -61,9 +78,7 @@ std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool s
       v.layout.sigma = sigma;
       if (!(v.layout == f.layout)) out.push_back(v);
     }
-    Variant v = f;
-    v.schedule.cached_matrix = !f.schedule.cached_matrix;
-    out.push_back(v);
+    add_cached_flip(f, out);
     for (int tpr : {f.schedule.threads_per_row / 2, f.schedule.threads_per_row * 2})
       if (tpr >= 1 && tpr <= 32 && tpr != f.schedule.threads_per_row) {
         Variant w = f;
@@ -71,12 +86,7 @@ std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool s
         out.push_back(w);
       }
   }
-  // Narrow where the columns fit (a renumbered matrix's fit is not known here: only its narrow form widens).
-  if (f.layout.can_be_narrow() && (f.layout.narrow || (narrow && f.ordering == Ordering::none))) {
-    Variant v = f;
-    v.layout.narrow = !f.layout.narrow;
-    out.push_back(v);
-  }
+  add_narrow_flip(f, narrow, out);
   return out;
 }
 
@@ -104,27 +114,20 @@ std::vector<Variant> next_schedules(const Variant& b, const ScheduleLimits& limi
 
 // Groups plan, step 5: the fastest's load policy and narrowness flipped, and unrolled on large matrices.
 std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
-  std::vector<Variant> out = {};
-  if (f.schedule.row_family()) {
-    Variant v = f;
-    v.schedule.cached_matrix = !f.schedule.cached_matrix;
-    out.push_back(v);
-    if (unroll)
-      for (int u : {2, 4, 8})
-        if (u != f.schedule.unroll) {
-          Variant w = f;
-          w.schedule.unroll = u;
-          out.push_back(w);
-        }
-  }
-  if (f.layout.can_be_narrow() && (f.layout.narrow || (narrow && f.ordering == Ordering::none))) {
-    Variant v = f;
-    v.layout.narrow = !f.layout.narrow;
-    out.push_back(v);
-  }
+  std::vector<Variant> out;
+  add_cached_flip(f, out);
+  if (unroll && f.schedule.row_family())
+    for (int u : {2, 4, 8})
+      if (u != f.schedule.unroll) {
+        Variant w = f;
+        w.schedule.unroll = u;
+        out.push_back(w);
+      }
+  add_narrow_flip(f, narrow, out);
   return out;
 }
 
+// Groups plan, steps 2-5 (steps 0 and 1 are quick_round_one and quick_round_two).
 std::vector<std::string> groups_step(int step, const Prediction& p, const QuickPlan& plan, const QuickMatrix& m,
                                      const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
   const EntryType* entry = m.entry;
@@ -133,10 +136,6 @@ std::vector<std::string> groups_step(int step, const Prediction& p, const QuickP
   for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());
   const auto fastest = quick_fastest(so_far, time_of);
   switch (step) {
-    case 0:
-      return quick_round_one(p, plan);
-    case 1:
-      return quick_round_two(p, plan, time_of);
     case 2:
       return fastest ? names_of(coordinate_neighbours(Variant::parse(*fastest), m.narrow, m.sorting)) : std::vector<std::string>{};
     case 3: {
@@ -167,15 +166,13 @@ std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPl
   const EntryType* entry = m.entry;
   const ScheduleLimits& limits = m.limits;
   const bool unroll = m.unroll, narrow = m.narrow;
+  if (step == 0) return quick_round_one(p, plan);  // either plan's
+  if (step == 1) return quick_round_two(p, plan, time_of);
   if (plan.kind == QuickPlanKind::groups) return groups_step(step, p, plan, m, earlier, time_of);
   auto names = names_of;
   std::vector<std::string> so_far;
   for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());
   switch (step) {
-    case 0:
-      return quick_round_one(p, plan);
-    case 1:
-      return quick_round_two(p, plan, time_of);
     case 2:
       if (!plan.grid || !entry) return {};
       if (const auto seed = quick_fastest(so_far, time_of)) {
