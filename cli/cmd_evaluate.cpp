@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -183,7 +183,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       ("neighbours", po::value<int>()->default_value(5), "tuned matrices the model consults")
       ("quick-k", po::value<int>()->default_value(0), "groups (or layout pairs) of quick tuning's first round (0: the plan's default, 5 or 16)")
       ("quick-plan", po::value<std::string>()->default_value("groups"), "quick tuning's plan: groups or pairs (tune --help says what each does)")
-      ("no-quick-grid", "quick tuning without its third round (the schedule grid around the fastest)")
+      ("no-quick-grid", "quick tuning without its schedule grid rounds around the fastest")
       ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
       ("no-cusparse", "do not time cuSPARSE")
       ("budget", po::value<std::string>(), "stop timing after this long (e.g. 7m) and score what is timed; a rerun goes on from the database")

@@ -58,10 +58,10 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
   };
   const EntryType* entry = EntryRegistry::instance().contains(r.entry) ? &EntryRegistry::instance().get(r.entry) : nullptr;
   const bool unroll = r.compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
+  const QuickMatrix m{entry, limits, unroll, r.features.narrow_fits == 1,
+                      sorted_sell_pays(r.features, entry ? entry->num_components() : 1)};
   std::vector<std::vector<std::string>> steps;
   for (int k = 0; k < kQuickSteps; ++k) {
-    const QuickMatrix m{entry, limits, unroll, r.features.narrow_fits == 1,
-                        sorted_sell_pays(r.features, entry ? entry->num_components() : 1)};
     steps.push_back(quick_step(k, pred, plan, m, steps, times));
     add_round(steps.back());
   }

@@ -23,7 +23,7 @@ struct EvaluationOptions {
   int neighbours = 5;
   int quick_pairs = 0;     // groups or layout pairs of quick tuning's first round (0: QuickPlan's default)
   QuickPlanKind quick_plan = QuickPlanKind::groups;
-  bool quick_grid = true;  // quick tuning's third round (the schedule grid)
+  bool quick_grid = true;  // quick tuning's schedule grid rounds
   long long l2_bytes = 0;  // of the database's GPU
   ScheduleLimits limits;   // of the database's GPU (the rule of thumb's schedule)
 };

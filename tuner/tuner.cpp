@@ -1098,8 +1098,11 @@ Prediction Tuner::quick_prediction(const HostMatrix& a, const MatrixFacts& facts
            " on this GPU to learn from: running the full search";
     return pred;
   }
-  *why = "the model's candidates in " + std::to_string(quick_plan(options_.quick_k, options_.quick_plan).pairs) +
-         " layout pairs, then the best pairs' schedules (confidence " + std::to_string(pred.confidence).substr(0, 4) +
+  const QuickPlan plan = quick_plan(options_.quick_k, options_.quick_plan);
+  *why = plan.kind == QuickPlanKind::groups
+             ? "the model's candidates in " + std::to_string(plan.groups) + " groups, then the fastest improved"
+             : "the model's candidates in " + std::to_string(plan.pairs) + " layout pairs, then the best pairs' schedules";
+  *why += " (confidence " + std::to_string(pred.confidence).substr(0, 4) +
          ", nearest '" + pred.neighbours.front().name + "')";
   return pred;
 }
@@ -1310,10 +1313,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     std::vector<std::vector<std::string>> steps(1);
     for (const auto& v : stage1) steps[0].push_back(v.name());
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    const QuickMatrix qm{&entry, limits, unroll, facts.features.narrow_fits == 1, facts.sorting_pays};
     for (int k = 1; k < kQuickSteps; ++k) {
-      const QuickMatrix qm{&entry, limits, unroll, facts.features.narrow_fits == 1, facts.sorting_pays};
-      steps.push_back(quick_step(k, quick_pred, plan, qm, steps,
-                                 record_times(job.record)));
+      steps.push_back(quick_step(k, quick_pred, plan, qm, steps, record_times(job.record)));
       std::vector<Variant> variants;
       for (const auto& v : steps.back()) variants.push_back(Variant::parse(v));
       pack_layouts(job, variants);
