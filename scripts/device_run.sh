@@ -13,7 +13,9 @@
 #   policy and unroll kernels), renumbered-tests (the GPU tests of renumbered @rcm variants), quick (tune --quick on the shared matrices), tuner-tests (the GPU tuner
 #   tests), profile-winners (Nsight Compute on the main set's winners listed in scripts/profile_main_winners.txt,
 #   summarised by scripts/ncu_summary.py), quick-vs-full (tune --quick and a full tune of tests/data from the
-#   database of this cache, each in a copy of it; scripts/quick_vs_full.py), hola-ab (scripts/ab_hola.sh with this
+#   database of this cache, each in a copy of it; scripts/quick_vs_full.py), quick-heldout (tune --quick --builtin
+#   large from a copy of this cache's database without the main set's large and irregular matrices,
+#   scripts/heldout_db.py, against their full records there), hola-ab (scripts/ab_hola.sh with this
 #   binary), ncu-hola (scripts/ncu_source.sh: per-SASS-instruction counts and stalls of hola_spmv), ab-flags (scripts/ab_flags.sh over
 #   scripts/ab_main_winners.txt, one run per NVRTC flag set of $AB_FLAG_SETS); cache=DIR switches the cubin cache and tuning database for the steps after it (a fresh DIR
 #   makes the next tune cold); db-save / db-load=FILE.gz carry a tuning database between calls.
@@ -107,6 +109,14 @@ for step in "$@"; do
       scripts/ncu_source.sh "$out/ncu" laplacian_large_f32 "$bin/jitsparse" laplacian_large f32 real.f32/hola-aos-aos/hola-128x8-ept16
       scripts/ncu_source.sh "$out/ncu" graph_f64 "$bin/jitsparse" graph_irregular f64 real.f64/hola-aos-aos/hola-256x4-ept4
       tar czf "$out/ncu.tar.gz" -C "$out" ncu && rm -rf "$out/ncu" ;;
+    quick-heldout)
+      g=$(ls "$JITSPARSE_CACHE"/tuning/*.json 2>/dev/null | head -1)
+      [ -n "$g" ] || { echo "== quick_heldout: no tuning database in $JITSPARSE_CACHE (tune or db-load first)"; continue; }
+      rm -rf /tmp/qho && mkdir -p /tmp/qho/tuning
+      python3 scripts/heldout_db.py "$g" "/tmp/qho/tuning/$(basename "$g")" dirac_large elasticity_large helmholtz_large \
+        laplacian_large dirac_irregular elasticity_irregular helmholtz_irregular laplacian_irregular graph_irregular
+      JITSPARSE_CACHE=/tmp/qho run quick_heldout "$bin/jitsparse" tune -q --quick --builtin large -o "$out/quick_heldout"
+      python3 scripts/quick_vs_full.py /tmp/qho/tuning/*.json "$g" --json "$out/quick_heldout.json" | tee "$out/quick_heldout.txt" ;;
     quick-vs-full)
       for kind in quick full; do
         rm -rf "/tmp/qvf-$kind" && mkdir -p "/tmp/qvf-$kind" && cp -r "$JITSPARSE_CACHE/tuning" "/tmp/qvf-$kind/"
