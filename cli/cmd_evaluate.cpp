@@ -248,13 +248,12 @@ int run_evaluate(const std::vector<std::string>& args) {
     work.missing = [&](const std::string& hash) {
       std::map<Precision, std::vector<Variant>> out;
       for (const auto& [h, ev] : runs)
-        for (const auto& m : ev.missing(*db))
-          if (m.hash == hash)
-            for (const auto& v : m.variants) {
-              auto& list = out[parse_precision(m.precision)];
-              const Variant parsed_v = Variant::parse(v);
-              if (std::find(list.begin(), list.end(), parsed_v) == list.end()) list.push_back(parsed_v);
-            }
+        for (const auto& m : ev.missing(*db, hash))
+          for (const auto& v : m.variants) {
+            auto& list = out[parse_precision(m.precision)];
+            const Variant parsed_v = Variant::parse(v);
+            if (std::find(list.begin(), list.end(), parsed_v) == list.end()) list.push_back(parsed_v);
+          }
       return out;
     };
     if (measure)

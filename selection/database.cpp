@@ -82,8 +82,12 @@ void from_json(const nlohmann::json& j, MeasurementRecord& m) {
   m.seconds = j.value("seconds", 0.0);
   m.cold_us = j.value("cold_us", 0.0);
   m.origin = j.value("origin", "");
-  if (!m.origin.empty() && m.origin != "evaluation")
-    throw ParseError("measurement origin '" + m.origin + "' (expected evaluation or none)");
+  MeasurementRecord::check_origin(m.origin);
+}
+
+void MeasurementRecord::check_origin(const std::string& origin) {
+  if (!origin.empty() && origin != "evaluation")
+    throw ParseError("measurement origin '" + origin + "' (expected evaluation or none)");
 }
 
 const MeasurementRecord* MatrixRecord::find(const std::string& variant) const {

@@ -30,7 +30,9 @@ struct MeasurementRecord {
   // search never timed. The model learns only from the search's, and the search's GPU time sums only those.
   std::string origin;
   bool ok() const { return status == "ok"; }
-  bool deterministic() const;  // of the variant: same bits every run (Variant::deterministic)
+  bool deterministic() const;
+  // Throws ParseError for an origin other than "" and "evaluation" (both readers of a database file).
+  static void check_origin(const std::string& origin);  // of the variant: same bits every run (Variant::deterministic)
 };
 void to_json(nlohmann::json& j, const MeasurementRecord& m);
 void from_json(const nlohmann::json& j, MeasurementRecord& m);

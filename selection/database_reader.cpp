@@ -69,8 +69,7 @@ class MeasurementFields {
     m_.variant = std::move(*variant_);
     m_.status = std::move(*status_);
     m_.reps_per_sample = static_cast<int>(reps_);
-    if (!m_.origin.empty() && m_.origin != "evaluation")
-      throw ParseError("measurement origin '" + m_.origin + "' (expected evaluation or none)");
+    MeasurementRecord::check_origin(m_.origin);
     return std::move(m_);
   }
 

@@ -148,9 +148,10 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
   }
 }
 
-std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db) const {
+std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db, const std::string& hash) const {
   std::vector<MissingTimes> out;
   for (const Planned& p : planned_) {
+    if (!hash.empty() && p.hash != hash) continue;
     const MatrixRecord* r = db.find(p.hash, p.precision, to_string(options_.op));
     if (!r) continue;
     MissingTimes m{r->hash, r->name, r->domain, r->precision, {}};

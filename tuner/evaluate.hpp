@@ -57,8 +57,9 @@ class Evaluation {
  public:
   // Predicts for every complete full-search record of the operation (from the database as it is now).
   Evaluation(const TuningDatabase& db, EvaluationOptions options);
-  // What is missing (to be measured by the caller, e.g. with Tuner::measure_variants).
-  std::vector<MissingTimes> missing(const TuningDatabase& db) const;
+  // What is missing (to be measured by the caller, e.g. with Tuner::measure_variants); with `hash`, of
+  // that matrix only (the caller measures matrix by matrix, round by round: each asks again).
+  std::vector<MissingTimes> missing(const TuningDatabase& db, const std::string& hash = "") const;
   // Scores the predictions against the records in db (after the caller measured what was missing).
   std::vector<EvaluationRow> rows(const TuningDatabase& db) const;
 

@@ -325,6 +325,16 @@ TEST_CASE("model: the evaluation scores every predictor and lists what the searc
   const auto of_cut = std::find_if(missing.begin(), missing.end(), [&](const MissingTimes& m) { return m.name == cut.name; });
   REQUIRE(of_cut != missing.end());
   CHECK(std::find(of_cut->variants.begin(), of_cut->variants.end(), chosen) != of_cut->variants.end());
+  // Asked for that matrix alone (evaluate on the GPU asks matrix by matrix): its own lists, the same.
+  const auto only_cut = again.missing(t.db, cut.hash);
+  REQUIRE_FALSE(only_cut.empty());
+  for (const auto& m : only_cut) {
+    CHECK(m.hash == cut.hash);
+    const auto same = std::find_if(missing.begin(), missing.end(),
+                                   [&](const MissingTimes& o) { return o.hash == m.hash && o.precision == m.precision; });
+    REQUIRE(same != missing.end());
+    CHECK(same->variants == m.variants);
+  }
   const auto rows2 = again.rows(t.db);
   const auto row = std::find_if(rows2.begin(), rows2.end(), [&](const EvaluationRow& r) { return r.matrix == cut.name; });
   REQUIRE(row != rows2.end());
