@@ -18,20 +18,6 @@ std::vector<std::string> names_of(const std::vector<Variant>& vs) {
   return out;
 }
 
-// The grid functions make schedules without a load policy: the groups plan keeps the seed's (and then
-// the seed's own schedule comes twice: once).
-std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Variant& seed) {
-  std::vector<Variant> out;
-  for (Variant v : vs) {
-    if (v.schedule.row_family() && seed.schedule.row_family()) {
-      v.schedule.cached_matrix = seed.schedule.cached_matrix;
-      v.schedule.unroll = seed.schedule.unroll;
-    }
-    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-  }
-  return out;
-}
-
 // The fastest with its load policy flipped (row kernels only).
 void add_cached_flip(const Variant& f, std::vector<Variant>& out) {
   if (!f.schedule.row_family()) return;
@@ -128,7 +114,7 @@ std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
 }
 
 // Groups plan, steps 2-5 (steps 0 and 1 are quick_round_one and quick_round_two).
-std::vector<std::string> groups_step(int step, const Prediction& p, const QuickPlan& plan, const QuickMatrix& m,
+std::vector<std::string> groups_step(int step, const Prediction& /*p*/, const QuickPlan& plan, const QuickMatrix& m,
                                      const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
   const EntryType* entry = m.entry;
   const ScheduleLimits& limits = m.limits;

@@ -178,10 +178,30 @@ bool waits_for_first_hisparse(const Variant& v, const TuneOptions& o) {
 
 }  // namespace
 
-std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& o,
-                                        const ScheduleLimits& limits) {
+StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits) {
+  StageOnePolicy p;
+  p.cached = l2_bytes > 0 && compulsory_bytes > 0 && compulsory_bytes <= static_cast<double>(l2_bytes);
+  p.narrow = p.cached && narrow_fits;
+  return p;
+}
+
+std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Variant& seed) {
   std::vector<Variant> out;
-  auto add = [&](Variant v) {
+  for (Variant v : vs) {
+    if (v.schedule.row_family() && seed.schedule.row_family()) {
+      v.schedule.cached_matrix = seed.schedule.cached_matrix;
+      v.schedule.unroll = seed.schedule.unroll;
+    }
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& o,
+                                        const ScheduleLimits& limits, StageOnePolicy policy) {
+  std::vector<Variant> out;
+  if (o.mode == "schedule") policy = {};
+  auto push = [&](Variant v) {
     v.entry = entry.name;
     v.precision = p;
     v.op = o.op;
@@ -189,6 +209,17 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
       v.transpose = k;
       if (runnable(v, entry) && (!o.deterministic || v.deterministic())) out.push_back(v);
     }
+  };
+  auto add = [&](Variant v) {
+    if (v.schedule.row_family()) {
+      v.schedule.cached_matrix = policy.cached;
+      if (policy.narrow && v.layout.can_be_narrow()) {
+        // csr-aos-aos stays wide beside its narrow form: the schedule-only baseline (stage_two_variants)
+        if (v.layout.name() == "csr-aos-aos") push(v);
+        v.layout.narrow = true;
+      }
+    }
+    push(v);
   };
   std::vector<Layout> layouts =
       o.mode == "schedule" ? std::vector<Layout>{Layout::parse("csr-aos-aos")} : all_layouts();
@@ -269,7 +300,7 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
   return {};
 }
 
-std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow) {
+std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow, bool in_l2) {
   std::vector<const MeasurementRecord*> ok;
   for (const auto& m : measured.measurements)
     if (m.ok()) ok.push_back(&m);
@@ -281,23 +312,34 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
   for (const MeasurementRecord* m : ok) {
     if (static_cast<int>(pairs.size()) >= n) break;
     const Variant v = Variant::parse(m->variant);
-    if (!v.schedule.row_family() || v.schedule.cached_matrix || v.schedule.unroll != 2) continue;
-    if (!pairs.insert(layout_tpr_key(v)).second) continue;
-    std::vector<Variant> twins(1, v);
-    twins[0].schedule.cached_matrix = true;
+    if (!v.schedule.row_family()) continue;
+    Variant key = v;  // the pair without narrowness: a narrow and a wide seed of one pair are one seat
+    key.layout.narrow = false;
+    if (!pairs.insert(layout_tpr_key(key)).second) continue;
+    // The seed's own policy first, then the other; its unrolling first, then the others.
+    std::vector<int> unrolls{v.schedule.unroll};
     if (unroll)
-      for (int u : {4, 8}) {
+      for (int u : {2, 4, 8})
+        if (u != v.schedule.unroll) unrolls.push_back(u);
+    std::vector<Variant> twins;
+    for (int u : unrolls)
+      for (bool cached : {v.schedule.cached_matrix, !v.schedule.cached_matrix}) {
+        if (cached && u != 2 && !in_l2) continue;
         twins.push_back(v);
         twins.back().schedule.unroll = u;
+        twins.back().schedule.cached_matrix = cached;
       }
-    if (narrow && v.layout.can_be_narrow() && !v.layout.narrow) {  // 16-bit column offsets, each policy
-      const size_t wide = twins.size();
-      twins.push_back(v);
-      for (size_t i = 0; i < wide; ++i) twins.push_back(twins[i]);
-      for (size_t i = wide; i < twins.size(); ++i) twins[i].layout.narrow = true;
+    // The other form of its csr, ell or sell layout, each policy: narrow only where the columns fit; a
+    // narrow seed (stage one's form in L2) widens always.
+    if (v.layout.can_be_narrow() && (narrow || v.layout.narrow)) {
+      const size_t forms = twins.size();
+      for (size_t i = 0; i < forms; ++i) {
+        twins.push_back(twins[i]);
+        twins.back().layout.narrow = !v.layout.narrow;
+      }
     }
     for (const auto& t : twins)
-      if (!measured.find(t.name())) out.push_back(t);
+      if (!(t == v) && !measured.find(t.name())) out.push_back(t);
   }
   return out;
 }
@@ -318,6 +360,7 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
   for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < n; ++i) {
     Variant v = ranked[i].second;
     v.ordering = ordering;
+    if (!narrow) v.layout.narrow = false;  // the renumbered columns do not fit 16 bits
     std::vector<Variant> twins{v};
     if (narrow && v.layout.can_be_narrow() && !v.layout.narrow) {
       twins.push_back(v);
@@ -396,7 +439,7 @@ std::vector<Variant> refined_stage_two(const MatrixRecord& measured, const std::
     }
   std::vector<Variant> out;
   for (const auto& [key, b] : best)
-    for (const auto& v : refined_grid_variants(*b.second, limits))
+    for (const auto& v : keeping_policy(refined_grid_variants(*b.second, limits), *b.second))
       if (!measured.find(v.name())) out.push_back(v);
   return out;
 }
@@ -524,12 +567,15 @@ std::vector<Variant> Tuner::ahead_stage_one(const EntryType& entry, Precision p)
   // What run_job's stage one compiles: the atomic kind waits for the copy kind's ranking, hisparse
   // layouts past the first for the first's time (both rarely run), so neither is compiled ahead; the first
   // hisparse layout's big-strip twins share their kernels (Variant::compiled_variant), so once each.
+  // The matrices are not read yet, so each stage-one policy a matrix may get (stage_one_policy): large
+  // (streaming, wide), in L2 (cached; narrow where its columns fit).
   std::vector<Variant> out;
-  for (const auto& v : stage_one_variants(entry, p, options_, schedule_limits(ctx_.device())))
-    if (!waits_for_copy_kind(v, options_) && !waits_for_first_hisparse(v, options_)) {
-      const Variant k = v.compiled_variant();
-      if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
-    }
+  for (const StageOnePolicy policy : {StageOnePolicy{false, false}, StageOnePolicy{true, true}, StageOnePolicy{true, false}})
+    for (const auto& v : stage_one_variants(entry, p, options_, schedule_limits(ctx_.device()), policy))
+      if (!waits_for_copy_kind(v, options_) && !waits_for_first_hisparse(v, options_)) {
+        const Variant k = v.compiled_variant();
+        if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+      }
   return out;
 }
 
@@ -858,7 +904,7 @@ std::vector<Variant> Tuner::stage_two_variants(const Job& job, const std::vector
   const EntryType& entry_type = job.a->entry;
   auto add_pair = [&](const Variant& v) {
     if (!chosen.insert(layout_tpr_key(v)).second) return;
-    for (const auto& g : coarse_grid_variants(entry_type, v, limits)) sweep.push_back(g);
+    for (const auto& g : keeping_policy(coarse_grid_variants(entry_type, v, limits), v)) sweep.push_back(g);
   };
   for (const auto& [t, v] : ranked)
     if (v.layout.name() == "csr-aos-aos") {
@@ -1039,7 +1085,9 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
   };
   std::vector<Todo> todo;  // what pack_layouts would pack (its checks, repeated)
   int64_t total = 0;
-  for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()))) {
+  const StageOnePolicy policy =
+      stage_one_policy(compulsory, ctx_.device().l2_bytes, facts.features.narrow_fits == 1);
+  for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()), policy)) {
     if ((v.layout.sorted() && !facts.sorting_pays) || waits_for_copy_kind(v, options_) ||
         waits_for_first_hisparse(v, options_))
       continue;
@@ -1182,7 +1230,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     // a slow candidate of a large matrix cost it as much as a dozen others (H100, nineteenth session).
     job.one_launch_verdict = job.quick;
   } else {
-    for (const auto& v : stage_one_variants(entry, p, options_, limits))
+    const StageOnePolicy policy =
+        stage_one_policy(job.record.compulsory_bytes, ctx_.device().l2_bytes, facts.features.narrow_fits == 1);
+    for (const auto& v : stage_one_variants(entry, p, options_, limits, policy))
       if (!v.layout.sorted() || facts.sorting_pays)
         (waits_for_copy_kind(v, options_) ? atomic : stage1).push_back(v);
   }
@@ -1281,6 +1331,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    const bool in_l2 = job.record.compulsory_bytes <= static_cast<double>(ctx_.device().l2_bytes);
     const Ordering ordering = preferred_ordering(facts.features);
     job.stage = "renumbering (" + to_string(ordering) + ")";
     const auto t0 = std::chrono::steady_clock::now();
@@ -1302,9 +1353,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     if (!best || !best_renumbered || best_renumbered->median_us > kRenumberedKeep * best->median_us) return;
     job.stage = "renumbering (" + to_string(ordering) + "): schedules";
     const Variant seed = Variant::parse(best_renumbered->variant);
-    std::vector<Variant> more = seed.layout.outer == OuterLayout::hola ? grid_variants(entry, seed, limits)
-                                                                       : refined_grid_variants(seed, limits);
-    for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_))
+    std::vector<Variant> more = seed.layout.outer == OuterLayout::hola
+                                    ? grid_variants(entry, seed, limits)
+                                    : keeping_policy(refined_grid_variants(seed, limits), seed);
+    for (const auto& t : policy_twins(job.record, 1, unroll, renumbered_narrow_, in_l2))
       if (t.ordering != Ordering::none) more.push_back(t);
     pack_layouts(job, more);
     run_variants(job, more);
@@ -1333,7 +1385,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     run_variants(job, refined_stage_two(job.record, coarse, limits));
     job.stage = "load policy and unroll";
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
-    const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1);
+    const bool in_l2 = job.record.compulsory_bytes <= static_cast<double>(ctx_.device().l2_bytes);
+    const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1, in_l2);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
     renumbering_stage();

@@ -179,11 +179,28 @@ class Tuner {
   bool graph_capture_warned_ = false;
 };
 
+// The load policy stage one gives the row layouts (csr, ell, sell). A matrix whose compulsory bytes fit
+// in the L2 stays there between products, and evict-first loads (the default) throw it out each time: on
+// the H100 (2026-11-25 training database, matrices of 0.1-1x the L2) ELL ran 1.8-3.4x faster with cached
+// loads and CSR with threads per row 1.1x, so stage one ranked the pairs by a policy they would not run
+// with, and the search missed winners by up to 1.35x that quick tuning found (cached loads won on 55 of
+// 72 such records, on none of 33 above the L2). There stage one times cached loads and, where every
+// column fits 16 bits, the narrow form (ELL 14 -> 9 us, CSR 11.6 -> 10.7 on a 37 MB real Laplacian in
+// L2); the policy stage flips both back for the fastest pairs.
+struct StageOnePolicy {
+  bool cached = false;  // Schedule::cached_matrix
+  bool narrow = false;  // Layout::narrow, for csr, ell and sell (csr-aos-aos stays wide too: the baseline)
+};
+StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits);
 // Stage-1 and grid variants for one entry/precision (exposed for tests). Stage one: every layout x
 // threads-per-row at one schedule (hola layouts: a few entries per thread), for op t/h in each kind
-// (copy only with options.deterministic), with what the entry type cannot run left out.
+// (copy only with options.deterministic), with what the entry type cannot run left out; the row layouts
+// with `policy` (not in --mode schedule, whose csr-aos-aos is the plain baseline).
 std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, const TuneOptions& options,
-                                        const ScheduleLimits& limits);
+                                        const ScheduleLimits& limits, StageOnePolicy policy = {});
+// The grids make schedules without a load policy: these keep seed's (cached loads, unrolling) on the row
+// kernels, each schedule once.
+std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Variant& seed);
 // Op t/h: the atomic kind's stage one is pruned by the copy kind's measurements in `measured`: per row
 // layout the atomic twins of the per_layout threads-per-row the copy kind ran fastest, per hola layout of
 // its fastest entries-per-thread, and only for layouts whose fastest copy variant is within `keep` of the
@@ -208,12 +225,14 @@ bool sorted_sell_pays(const MatrixFeatures& f, int components);
 std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
                                             int32_t rows, int top);
 // The load-policy and unroll stage: twins of the fastest row-family variant of each of the `n` fastest
-// (layout, threads-per-row) pairs measured so far (those not timed yet): with cached matrix loads (Schedule::cached_matrix) and, with `unroll`, with 4 and 8
-// loop iterations unrolled (Schedule::unroll; the tuner asks for them on matrices over half the L2, where
-// loads in flight bound the speed), and with `narrow` (every |column - row| fits 16 bits) each of these
-// and the variant itself in the narrow form of its csr, ell or sell layout (Layout::narrow: 2 bytes of
-// column index per entry instead of 4).
-std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow);
+// (layout, threads-per-row) pairs measured so far (those not timed yet): with the other matrix load
+// policy (Schedule::cached_matrix) and, with `unroll`, with 2, 4 and 8 loop iterations unrolled
+// (Schedule::unroll; the tuner asks for them on matrices over half the L2, where loads in flight bound
+// the speed), unrolled ones cached only where the matrix fits in the L2 (`in_l2`: above it cached loads
+// never won); and with `narrow` (every |column - row| fits 16 bits) each of these and the variant itself
+// in the other form of its csr, ell or sell layout (Layout::narrow: 2 bytes of column index per entry
+// instead of 4).
+std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow, bool in_l2 = false);
 // The renumbering stage: on a square matrix whose own order scatters its columns (renumbering_may_pay),
 // the fastest variants of the search run again on its reverse Cuthill-McKee renumbering P A P^T, x and y
 // moved through the permutation inside each timed launch (Variant::ordering). ordering_twins: the

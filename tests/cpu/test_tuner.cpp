@@ -262,6 +262,86 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   }
 }
 
+TEST_CASE("tuner: stage one times a matrix that fits in the L2 with cached loads, narrow where its columns fit") {
+  const long long l2 = 50ll << 20;
+  CHECK_FALSE(stage_one_policy(2.0 * l2, l2, true).cached);  // streamed: evict-first, wide
+  CHECK_FALSE(stage_one_policy(2.0 * l2, l2, true).narrow);
+  CHECK(stage_one_policy(0.7 * l2, l2, true).cached);
+  CHECK(stage_one_policy(0.7 * l2, l2, true).narrow);
+  CHECK(stage_one_policy(0.7 * l2, l2, false).cached);
+  CHECK_FALSE(stage_one_policy(0.7 * l2, l2, false).narrow);
+  CHECK_FALSE(stage_one_policy(0.7 * l2, 0, true).cached);  // the L2 unknown: as before
+
+  const ScheduleLimits h100;
+  const EntryType& real = EntryRegistry::instance().get("real");
+  TuneOptions o;
+  o.hisparse_layouts = {"hisparse64c2-aos-aos"};
+  const auto plain = stage_one_variants(real, Precision::f32, o, h100);
+  const auto in_l2 = stage_one_variants(real, Precision::f32, o, h100, StageOnePolicy{true, true});
+  // the same points, the row layouts narrow and cached, plus csr-aos-aos wide (the baseline) in each tpr
+  CHECK(in_l2.size() == plain.size() + 6);
+  size_t wide_baseline = 0;
+  for (const auto& v : in_l2) {
+    if (!v.schedule.row_family()) {
+      CHECK_FALSE(v.schedule.cached_matrix);
+      CHECK_FALSE(v.layout.narrow);
+      continue;
+    }
+    CHECK(v.schedule.cached_matrix);
+    if (!v.layout.narrow) {
+      CHECK(v.layout.name() == "csr-aos-aos");
+      ++wide_baseline;
+    }
+  }
+  CHECK(wide_baseline == 6);
+  for (const auto& v : stage_one_variants(real, Precision::f32, o, h100, StageOnePolicy{true, false}))
+    CHECK_FALSE(v.layout.narrow);
+  // --mode schedule tunes plain csr-aos-aos: no policy
+  o.mode = "schedule";
+  for (const auto& v : stage_one_variants(real, Precision::f32, o, h100, StageOnePolicy{true, true})) {
+    CHECK(v.layout.name() == "csr-aos-aos");
+    CHECK_FALSE(v.schedule.cached_matrix);
+  }
+}
+
+TEST_CASE("tuner: the grids and the policy stage start from stage one's policy") {
+  const ScheduleLimits h100;
+  const Variant seed = Variant::parse("real.f32/ell-aos-aos-d16/static-256x8-cached");
+  const auto grid = keeping_policy(coarse_grid_variants(EntryRegistry::instance().get("real"), seed, h100), seed);
+  CHECK(grid.size() > 6);
+  CHECK(grid.front() == seed);
+  std::set<std::string> names;
+  for (const auto& v : grid) {
+    CHECK(v.schedule.cached_matrix);
+    CHECK(v.layout.narrow);
+    CHECK(names.insert(v.name()).second);  // each once
+  }
+  MatrixRecord r;
+  add_measurement(r, seed.name(), 9);
+  add_measurement(r, "real.f32/ell-aos-aos-d16/static-768x2-cached", 8);
+  add_measurement(r, "real.f32/csr-aos-aos-d16/static-256x8-tpr4-cached", 10);
+  for (const auto& v : refined_stage_two(r, grid, h100)) CHECK(v.schedule.cached_matrix);
+  // A cached narrow seed (a matrix in L2) gets its streaming and wide forms; over half the L2 each
+  // unrolling in both policies; the pair's other schedules give their seat away.
+  std::vector<std::string> twins;
+  for (const auto& v : policy_twins(r, 1, false, true, true)) twins.push_back(v.name());
+  CHECK(twins == std::vector<std::string>{"real.f32/ell-aos-aos-d16/static-768x2", "real.f32/ell-aos-aos/static-768x2-cached",
+                                          "real.f32/ell-aos-aos/static-768x2"});
+  twins.clear();
+  for (const auto& v : policy_twins(r, 1, true, true, true)) twins.push_back(v.name());
+  CHECK(twins.size() == 11);
+  CHECK(std::count(twins.begin(), twins.end(), "real.f32/ell-aos-aos-d16/static-768x2-u4-cached") == 1);
+  // above the L2, no cached unrolled twins
+  twins.clear();
+  for (const auto& v : policy_twins(r, 1, true, true, false)) twins.push_back(v.name());
+  CHECK(twins.size() == 7);
+  for (const auto& t : twins) CHECK_FALSE((t.find("-cached") != std::string::npos && t.find("-u") != std::string::npos));
+  // a narrow seed is widened even where a renumbered matrix's fit is unknown (narrow false), never narrowed
+  CHECK(policy_twins(r, 1, false, false, true).size() == 3);
+  // ordering twins of a narrow seed whose renumbered columns do not fit: wide
+  for (const auto& v : ordering_twins(r, 2, Ordering::rcm, false)) CHECK_FALSE(v.layout.narrow);
+}
+
 TEST_CASE("tuner: transposed products search both kinds, or only the deterministic one") {
   const ScheduleLimits h100;
   TuneOptions o;
