@@ -25,8 +25,15 @@ nlohmann::json layout_table(const MatrixRecord& r, double baseline_us) {
   for (const Layout& l : layouts) {
     const MeasurementRecord* best = nullptr;
     const MeasurementRecord* any = nullptr;
+    // A row layout's narrow form (-d16) counts as the layout: stage one times only that form of a matrix
+    // in L2 whose columns fit (StageOnePolicy); best_variant says which form was faster.
+    Layout narrow = l;
+    narrow.narrow = l.can_be_narrow();
+    const std::string wide_key = "/" + l.name() + "/", narrow_key = "/" + narrow.name() + "/";
     for (const auto& m : r.measurements) {
-      if (m.variant.find("/" + l.name() + "/") == std::string::npos) continue;
+      if (m.variant.find(wide_key) == std::string::npos &&
+          (!narrow.narrow || m.variant.find(narrow_key) == std::string::npos))
+        continue;
       if (!any) any = &m;
       if (m.ok() && (!best || m.median_us < best->median_us)) best = &m;
     }
