@@ -21,12 +21,15 @@ namespace jitsparse {
 // 3. the fastest's neighbours: the other row layouts (csr, ell, sell16, sell32, and the sorted sell where
 //    sorting pays) and inner and vector layouts, load policy and narrowness flipped, half and twice the
 //    threads per row;
-// 4. the coarse schedule grid of the fastest's kind, with its layout and load policy;
-// 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind);
+// 4. the coarse schedule grid of the fastest's kind, with its layout and load policy (hola: n_t {64, 128,
+//    256} x {2, 4, 8} entries per thread, not its whole grid);
+// 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind; hola: one
+//    step of threads, twice and half the entries per thread);
 // 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8.
-// Leave one matrix out on the H100 (146 records, every round timed; NOTES.md, nineteenth session): within
-// 10% of the best known on 98%, within 3% on 84%, at an estimated 13.2% of the full search's GPU time
-// (about 31 variants); the pairs plan on the same database 86% / 69% at 15.5%.
+// Leave one matrix out on the H100 (146 records, every round timed; NOTES.md, twentieth session, a
+// database made by the search with stage one's policy by size): within 10% of the best known on 99%,
+// within 3% on 89%, at an estimated 10.7% of the full search's GPU time (about 29 variants); the pairs
+// plan on the same database 93% / 76% at 16.7%.
 //
 // "pairs" (seventh to eighteenth sessions), the staged search in miniature:
 // 1. the model's first `lead` candidates, and the best-ranked variant of each of its first `pairs` (layout,

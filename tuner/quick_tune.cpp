@@ -6,6 +6,8 @@
 
 #include "selection/database.hpp"
 #include "selection/load.hpp"
+#include "core/error.hpp"
+#include "generator/source_gen.hpp"
 #include "tuner/tuner.hpp"
 
 namespace jitsparse {
@@ -98,6 +100,49 @@ std::vector<Variant> next_schedules(const Variant& b, const ScheduleLimits& limi
   return out;
 }
 
+// A variant the entry type can run (hola: its shared memory grows with n_t and entries per thread).
+bool runs(const Variant& v, const EntryType& entry) {
+  try {
+    check_entry_supports(v, entry);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// Hola's grid is every n_t x entries per thread (42-48 schedules): quick tuning times a coarse one, n_t
+// {64, 128, 256} x {2, 4, 8} entries per thread, then the schedules next to its best (hola_next). On the
+// H100 database of the twentieth session (83 hola grids timed whole) these 13 found the grid's best
+// within 1% on 82 and within 2.1% on all; the whole grid was a third of quick tuning's GPU time there.
+std::vector<Variant> hola_coarse(const Variant& seed, const EntryType& entry, const ScheduleLimits& limits) {
+  std::vector<Variant> out{seed};
+  for (int t : {64, 128, 256})
+    for (int ept : {2, 4, 8}) {
+      Variant v = seed;
+      v.schedule = hola_schedule(limits, t, ept);
+      if (runs(v, entry) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    }
+  return out;
+}
+
+// The hola schedules one step from b: the next n_t up and down, twice and half the entries per thread.
+std::vector<Variant> hola_next(const Variant& b, const EntryType& entry, const ScheduleLimits& limits) {
+  const auto threads = thread_counts(limits);
+  const auto ti = std::find(threads.begin(), threads.end(), b.schedule.threads) - threads.begin();
+  std::vector<std::pair<int, int>> steps;  // (n_t, entries per thread)
+  if (ti > 0 && threads[ti - 1] >= 64) steps.emplace_back(threads[ti - 1], b.schedule.entries_per_thread);
+  if (ti + 1 < static_cast<long>(threads.size())) steps.emplace_back(threads[ti + 1], b.schedule.entries_per_thread);
+  steps.emplace_back(b.schedule.threads, 2 * b.schedule.entries_per_thread);
+  if (b.schedule.entries_per_thread > 1) steps.emplace_back(b.schedule.threads, b.schedule.entries_per_thread / 2);
+  std::vector<Variant> out;
+  for (const auto& [t, ept] : steps) {
+    Variant v = b;
+    v.schedule = hola_schedule(limits, t, ept);
+    if (runs(v, entry)) out.push_back(v);
+  }
+  return out;
+}
+
 // Groups plan, step 5: the fastest's load policy and narrowness flipped, and unrolled on large matrices.
 std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
   std::vector<Variant> out;
@@ -127,6 +172,7 @@ std::vector<std::string> groups_step(int step, const Prediction& /*p*/, const Qu
     case 3: {
       if (!plan.grid || !entry || !fastest) return {};
       const Variant s = Variant::parse(*fastest);
+      if (s.schedule.kind == ScheduleKind::hola) return names_of(hola_coarse(s, *entry, limits));
       std::vector<Variant> grid = coarse_grid_variants(*entry, s, limits);
       grid.erase(std::remove_if(grid.begin(), grid.end(),
                                 [&](const Variant& v) { return v.schedule.kind != s.schedule.kind; }),
@@ -136,7 +182,10 @@ std::vector<std::string> groups_step(int step, const Prediction& /*p*/, const Qu
     case 4: {
       if (!plan.grid || earlier.size() < 4) return {};
       const auto best = quick_fastest(earlier[3], time_of);
-      return best ? names_of(next_schedules(Variant::parse(*best), limits)) : std::vector<std::string>{};
+      if (!best) return {};
+      const Variant b = Variant::parse(*best);
+      if (b.schedule.kind == ScheduleKind::hola) return entry ? names_of(hola_next(b, *entry, limits)) : std::vector<std::string>{};
+      return names_of(next_schedules(b, limits));
     }
     case 5:
       return fastest ? names_of(last_twins(Variant::parse(*fastest), m.unroll, m.narrow)) : std::vector<std::string>{};

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -256,4 +257,36 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
   CHECK(quick_step(5, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).size() == 4);
   CHECK(quick_step(6, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).empty());
   CHECK(std::string(quick_step_name(plan, 3)).find("grid") != std::string::npos);
+}
+
+TEST_CASE("quick steps (groups): a hola fastest gets a coarse grid of 3 n_t x 3 entries per thread, then the schedules next to its best") {
+  const QuickPlan plan = small_groups_plan();
+  const Prediction p = ranked(kGroupRanking);
+  const EntryType& real = EntryRegistry::instance().get("real");
+  ScheduleLimits limits;
+  const std::string hola = "real.f64/hola-aos-aos/hola-96x10-ept1";
+  const std::vector<std::vector<std::string>> earlier = {{hola}, {}, {}};
+  std::map<std::string, double> t = {{hola, 5.0}};
+  const auto grid = quick_step(3, p, plan, QuickMatrix{&real, limits, false, true}, earlier, times_of(t));
+  REQUIRE(grid.size() == 10);  // the seed, then n_t {64, 128, 256} x ept {2, 4, 8}
+  CHECK(grid[0] == hola);
+  for (size_t i = 1; i < grid.size(); ++i) {
+    const Variant v = Variant::parse(grid[i]);
+    CHECK(v.schedule.kind == ScheduleKind::hola);
+    CHECK((v.schedule.threads == 64 || v.schedule.threads == 128 || v.schedule.threads == 256));
+    CHECK((v.schedule.entries_per_thread == 2 || v.schedule.entries_per_thread == 4 || v.schedule.entries_per_thread == 8));
+  }
+  // The grid's best (128 threads, 4 entries each): 96 and 192 threads, 2 and 8 entries per thread.
+  const Variant best = Variant::parse(grid[5]);
+  REQUIRE(best.schedule.threads == 128);
+  REQUIRE(best.schedule.entries_per_thread == 4);
+  t[grid[5]] = 4.0;
+  std::vector<std::vector<std::string>> steps = earlier;
+  steps.push_back(grid);
+  std::set<std::pair<int, int>> next;
+  for (const auto& n : quick_step(4, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t))) {
+    const Variant v = Variant::parse(n);
+    next.insert({v.schedule.threads, v.schedule.entries_per_thread});
+  }
+  CHECK(next == std::set<std::pair<int, int>>{{96, 4}, {192, 4}, {128, 8}, {128, 2}});
 }
