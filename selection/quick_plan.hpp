@@ -25,11 +25,13 @@ namespace jitsparse {
 //    256} x {2, 4, 8} entries per thread, not its whole grid);
 // 5. the schedules next to the grid's best (one step of threads or blocks, and the other kind; hola: one
 //    step of threads, twice and half the entries per thread);
-// 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8.
+// 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8;
+// 7. where rounds 4-6 moved the fastest, its other row, inner and vector layouts again (most misses of
+//    rounds 1-6 wanted the layout and the schedule changed together).
 // Leave one matrix out on the H100 (146 records, every round timed; NOTES.md, twentieth session, a
 // database made by the search with stage one's policy by size): within 10% of the best known on 99%,
-// within 3% on 89%, at an estimated 10.7% of the full search's GPU time (about 29 variants); the pairs
-// plan on the same database 93% / 76% at 16.7%.
+// within 3% on 92%, at an estimated 11.5% of the full search's GPU time (about 30 variants); without
+// round seven 89% at 10.7%; the pairs plan on the same database 93% / 76% at 16.7%.
 //
 // "pairs" (seventh to eighteenth sessions), the staged search in miniature:
 // 1. the model's first `lead` candidates, and the best-ranked variant of each of its first `pairs` (layout,

@@ -39,7 +39,9 @@ void add_narrow_flip(const Variant& f, bool narrow, std::vector<Variant>& out) {
 
 // Groups plan, step 2: one coordinate of the fastest changed at a time (layouts, load policy, threads per
 // row, narrowness).
-std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool sorting) {
+// The fastest in its other inner and vector layouts and, for the row kernels, its other row layouts, at its
+// schedule and load policy.
+std::vector<Variant> layout_neighbours(const Variant& f, bool sorting) {
   std::vector<Variant> out;
   for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa}) {
     if (inner == InnerLayout::soa && f.layout.outer == OuterLayout::hisparse) continue;  // aos leaves only
@@ -66,6 +68,13 @@ std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool s
       v.layout.sigma = sigma;
       if (!(v.layout == f.layout)) out.push_back(v);
     }
+  }
+  return out;
+}
+
+std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool sorting) {
+  std::vector<Variant> out = layout_neighbours(f, sorting);
+  if (f.schedule.row_family()) {
     add_cached_flip(f, out);
     for (int tpr : {f.schedule.threads_per_row / 2, f.schedule.threads_per_row * 2})
       if (tpr >= 1 && tpr <= 32 && tpr != f.schedule.threads_per_row) {
@@ -189,6 +198,8 @@ std::vector<std::string> groups_step(int step, const Prediction& /*p*/, const Qu
     }
     case 5:
       return fastest ? names_of(last_twins(Variant::parse(*fastest), m.unroll, m.narrow)) : std::vector<std::string>{};
+    case 6:  // where the grid or the twins moved the fastest: its layouts again (those timed are not again)
+      return fastest ? names_of(layout_neighbours(Variant::parse(*fastest), m.sorting)) : std::vector<std::string>{};
     default:
       return {};
   }
@@ -239,7 +250,8 @@ std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPl
         }
       return names(policy_twins(measured, plan.twins, unroll, narrow));
     }
-    case 5:  // the pairs plan has no sixth step
+    case 5:  // the pairs plan has no sixth or seventh step
+    case 6:
     default:
       return {};
   }
@@ -249,11 +261,12 @@ const char* quick_step_name(const QuickPlan& plan, int step) {
   static const char* const kPairs[kQuickSteps] = {
       "the model's candidates (quick, round one)", "the best pairs' schedules (quick, round two)",
       "the fastest pair's schedule grid (quick, round three)", "refined schedules (quick, round three)",
-      "load policy and unroll (quick, round four)", ""};
+      "load policy and unroll (quick, round four)", "", ""};
   static const char* const kGroups[kQuickSteps] = {
       "the model's first groups (quick, round one)", "the fastest groups' next candidates (quick, round two)",
       "the fastest's neighbours (quick, round three)", "the fastest's schedule grid (quick, round four)",
-      "the schedules next to the grid's best (quick, round five)", "load policy, narrowness, unroll (quick, round six)"};
+      "the schedules next to the grid's best (quick, round five)", "load policy, narrowness, unroll (quick, round six)",
+      "the fastest's layouts again (quick, round seven)"};
   return step < 0 || step >= kQuickSteps ? "" : plan.kind == QuickPlanKind::pairs ? kPairs[step] : kGroups[step];
 }
 

@@ -22,9 +22,9 @@ namespace jitsparse {
 // round two; 2 and 3 (round three, with plan.grid and a known entry type): the coarse schedule grid
 // around the fastest so far (of its schedule kind), then the refinement around the fastest of step 2;
 // 4 (round four): the policy twins of the fastest (unrolled ones too when `unroll`, narrow ones when
-// `narrow`: the matrix fits 16-bit column offsets); 5: none. Groups plan: its six rounds, one step each.
-// A step may repeat variants measured before.
-constexpr int kQuickSteps = 6;
+// `narrow`: the matrix fits 16-bit column offsets); 5 and 6: none. Groups plan: its seven rounds, one step
+// each. A step may repeat variants measured before (neither the tuner nor the evaluation times them again).
+constexpr int kQuickSteps = 7;
 
 // What quick tuning knows of the matrix beyond the model's ranking: its entry type (none: no schedule
 // grid), the GPU's schedule limits, and the tuner's rules for it: unrolled twins (over half the L2),

@@ -255,7 +255,12 @@ TEST_CASE("quick steps (groups): the fastest's neighbours, its grid with its loa
   CHECK(quick_step(5, p, plan, QuickMatrix{&real, limits, false, true}, steps, times_of(t)) ==
         std::vector<std::string>{"real.f64/ell-aos-aos-d16/static-256x4", "real.f64/ell-aos-aos/static-256x4-cached"});
   CHECK(quick_step(5, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).size() == 4);
-  CHECK(quick_step(6, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).empty());
+  // Step 6: the grid moved the fastest (ell 256x4, cached, narrow): its other row, inner and vector layouts.
+  const auto again = quick_step(6, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t));
+  CHECK(again.size() == 6);
+  CHECK(std::count(again.begin(), again.end(), "real.f64/csr-aos-aos-d16/static-256x4-cached") == 1);
+  CHECK(std::count(again.begin(), again.end(), "real.f64/ell-soa-soa-d16/static-256x4-cached") == 1);
+  CHECK(quick_step(7, p, plan, QuickMatrix{&real, limits, true, true}, steps, times_of(t)).empty());
   CHECK(std::string(quick_step_name(plan, 3)).find("grid") != std::string::npos);
 }
 
