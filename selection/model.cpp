@@ -395,14 +395,23 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // pay (else two moves of x and y for nothing) and only in the ordering the tuner would try for it (a
   // graph's @degree would scramble a mesh), narrow ones only where the columns may fit 16 bits (else
   // their wide twins).
-  const bool may_renumber = renumbering_may_pay(q.features), narrow_ok = q.features.narrow_fits != 0;
+  const bool may_renumber = renumbering_may_pay(q.features);
+  // Unknown at run time (compute_features does not check every column): a mean distance of the columns
+  // from the diagonal over the 16-bit limit proves that some column is over it.
+  const bool narrow_ok = q.features.narrow_fits == 1 ||
+                         (q.features.narrow_fits == -1 && q.features.mean_distance_from_diagonal <= kNarrowOffsetLimit);
   const std::string ordering_wanted = ordering_suffix(preferred_ordering(q.features));
   std::deque<std::string> made;  // names of the twins made here (views into them stay valid)
+  // A matrix larger than the L2 cannot stay there between products: cached matrix loads never won on one
+  // (H100, twentieth session: 0 of 33 records; the cached twin of the best 1.06-1.5x slower, 1.12x in the
+  // median), though neighbours in the L2 rank them first (dirac_large f32: 1.27x).
+  const bool streamed = l2_bytes_ > 0 && q.compulsory_bytes > static_cast<double>(l2_bytes_);
   std::unordered_set<std::string_view> runnable;
   for (const std::string_view v : candidates) {
     const NameParts n = split_name(v);
     const bool renumbered = !n.ordering.empty();
     if (renumbered && (!may_renumber || n.ordering != ordering_wanted)) continue;
+    if (streamed && ends_with(n.schedule, "-cached")) continue;
     if (!narrow_ok && !renumbered && n.narrow()) {
       made.push_back(policy_form(v).wide);
       runnable.insert(made.back());

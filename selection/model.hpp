@@ -80,8 +80,9 @@ struct TrainingFilter {
 // time (the staged search pruned it) is estimated from the variant its policy twin was made from (narrow
 // ones gaining a share of their bytes), else by the best time of its layout and threads per row there; a
 // failed one counts as 4x slower. The candidates are what the query can run as the tuner would time it:
-// renumbered (@rcm) ones only where renumbering_may_pay, narrow (-d16) ones only where the columns may fit,
-// and there the narrow twins of the first wide candidates too. Construction is free; predict() reads the
+// renumbered (@rcm) ones only where renumbering_may_pay, narrow (-d16) ones only where the columns may fit
+// (known, or unknown and not ruled out by their mean distance from the diagonal), and there the narrow
+// twins of the first wide candidates too, cached ones only on a matrix that fits in the L2. Construction is free; predict() reads the
 // records it is given.
 class SelectionModel {
  public:

@@ -599,3 +599,31 @@ TEST_CASE("model: narrow twins where the columns may fit, renumbered variants on
     CHECK(p.ranked.front().expected_relative < 0.95);  // 12 -> 10 bytes per entry, and the vectors
   }
 }
+
+TEST_CASE("model: a query larger than the L2 gets no cached candidate; a far column proves narrow offsets cannot hold it") {
+  // Neighbours in the L2, where the cached twin of ELL was the fastest.
+  const std::string cached = "real.f64/ell-aos-aos/static-256x8-cached";
+  const GridDb grids("cached", {{cached, 0.8}});
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const HostMatrix grid = banded(7000, 7, "grid");
+  ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
+  REQUIRE(q.compulsory_bytes < static_cast<double>(test_gpu().l2_bytes));
+  Prediction p = model.predict(q);
+  REQUIRE_FALSE(p.empty());
+  CHECK(p.ranked.front().variant == cached);
+  // The same query at twice the L2: the matrix cannot stay there between products.
+  q.compulsory_bytes = 2.0 * static_cast<double>(test_gpu().l2_bytes);
+  p = model.predict(q);
+  REQUIRE_FALSE(p.empty());
+  for (const auto& c : p.ranked) CHECK(c.variant.find("-cached") == std::string::npos);
+  // Narrow twins are proposed while the fit is unknown, unless the columns lie farther from the diagonal
+  // on average than 16 bits reach.
+  q.compulsory_bytes = compulsory_bytes(grid, Precision::f64);
+  REQUIRE(q.features.narrow_fits == -1);
+  auto narrow_count = [](const Prediction& pr) {
+    return std::count_if(pr.ranked.begin(), pr.ranked.end(), [](const Candidate& c) { return c.variant.find("-d16") != std::string::npos; });
+  };
+  CHECK(narrow_count(model.predict(q)) > 0);
+  q.features.mean_distance_from_diagonal = 2.0 * kNarrowOffsetLimit;
+  CHECK(narrow_count(model.predict(q)) == 0);
+}
