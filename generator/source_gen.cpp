@@ -149,6 +149,15 @@ void check_entry_supports(const Variant& v, const EntryType& entry) {
                           "hisparse d, or more threads per group");
 }
 
+bool entry_supports(const Variant& v, const EntryType& entry) {
+  try {
+    check_entry_supports(v, entry);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 GeneratedSource generate_program(const std::vector<Variant>& variants, const EntryType& entry) {
   if (variants.empty()) throw InvalidArgument("generate_program: no variants");
   for (const auto& v : variants) {

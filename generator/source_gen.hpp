@@ -37,6 +37,8 @@ int hisparse_shared_bytes(const Variant& v, int vector_components);
 int kernel_shared_bytes(const Variant& v, int vector_components);  // whichever applies
 // Throws InvalidArgument when the entry type cannot run the variant (precision, A^H x, shared memory).
 void check_entry_supports(const Variant& v, const EntryType& entry);
+// The same as a yes or no (the tuner's and quick tuning's grids leave out what an entry type cannot run).
+bool entry_supports(const Variant& v, const EntryType& entry);
 
 // Embedded device headers as (name, content), in the order NVRTC is given them.
 struct HeaderSet {

@@ -10,7 +10,6 @@
 #include <unordered_set>
 
 #include "core/entry_type.hpp"
-#include "core/error.hpp"
 #include "generator/source_gen.hpp"
 
 namespace jitsparse {
@@ -518,14 +517,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   if (out.transferred && EntryRegistry::instance().contains(q.entry)) {
     const EntryType& entry = EntryRegistry::instance().get(q.entry);
     out.ranked.erase(std::remove_if(out.ranked.begin(), out.ranked.end(),
-                                    [&](const Candidate& c) {
-                                      try {
-                                        check_entry_supports(Variant::parse(c.variant), entry);
-                                        return false;
-                                      } catch (const Error&) {
-                                        return true;
-                                      }
-                                    }),
+                                    [&](const Candidate& c) { return !entry_supports(Variant::parse(c.variant), entry); }),
                      out.ranked.end());
   }
   rank();

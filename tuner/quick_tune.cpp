@@ -6,7 +6,6 @@
 
 #include "selection/database.hpp"
 #include "selection/load.hpp"
-#include "core/error.hpp"
 #include "generator/source_gen.hpp"
 #include "tuner/tuner.hpp"
 
@@ -109,16 +108,6 @@ std::vector<Variant> next_schedules(const Variant& b, const ScheduleLimits& limi
   return out;
 }
 
-// A variant the entry type can run (hola: its shared memory grows with n_t and entries per thread).
-bool runs(const Variant& v, const EntryType& entry) {
-  try {
-    check_entry_supports(v, entry);
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 // Hola's grid is every n_t x entries per thread (42-48 schedules): quick tuning times a coarse one, n_t
 // {64, 128, 256} x {2, 4, 8} entries per thread, then the schedules next to its best (hola_next). On the
 // H100 database of the twentieth session (83 hola grids timed whole) these 13 found the grid's best
@@ -129,7 +118,7 @@ std::vector<Variant> hola_coarse(const Variant& seed, const EntryType& entry, co
     for (int ept : {2, 4, 8}) {
       Variant v = seed;
       v.schedule = hola_schedule(limits, t, ept);
-      if (runs(v, entry) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+      if (entry_supports(v, entry) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     }
   return out;
 }
@@ -147,7 +136,7 @@ std::vector<Variant> hola_next(const Variant& b, const EntryType& entry, const S
   for (const auto& [t, ept] : steps) {
     Variant v = b;
     v.schedule = hola_schedule(limits, t, ept);
-    if (runs(v, entry)) out.push_back(v);
+    if (entry_supports(v, entry)) out.push_back(v);
   }
   return out;
 }

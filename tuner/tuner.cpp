@@ -120,16 +120,6 @@ std::string matrix_key(const Variant& v) {
 
 namespace {
 
-// A variant the entry type can run (precision, adjoint, shared memory), else nothing.
-bool runnable(const Variant& v, const EntryType& entry) {
-  try {
-    check_entry_supports(v, entry);
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 std::vector<TransposeKind> transpose_kinds(const TuneOptions& o, const Layout& l) {
   if (o.op == Op::n) return {TransposeKind::atomic};  // unused for op n
   if (l.outer == OuterLayout::hisparse) return {TransposeKind::tree};
@@ -207,7 +197,7 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
     v.op = o.op;
     for (TransposeKind k : transpose_kinds(o, v.layout)) {
       v.transpose = k;
-      if (runnable(v, entry) && (!o.deterministic || v.deterministic())) out.push_back(v);
+      if (entry_supports(v, entry) && (!o.deterministic || v.deterministic())) out.push_back(v);
     }
   };
   auto add = [&](Variant v) {
@@ -455,7 +445,7 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
           for (int big : {0, 256, 1024, 16384}) {
             v.schedule = hisparse_schedule(limits, t, g, big, resident);
             v.schedule.small_leaves = seed.schedule.small_leaves;
-            if (runnable(v, entry)) out.push_back(v);
+            if (entry_supports(v, entry)) out.push_back(v);
           }
     return out;
   }
@@ -464,7 +454,7 @@ std::vector<Variant> grid_variants(const EntryType& entry, const Variant& seed, 
       if (t < 64) continue;
       for (int ept : {1, 2, 4, 8, 16, 32}) {
         v.schedule = hola_schedule(limits, t, ept);
-        if (runnable(v, entry)) out.push_back(v);
+        if (entry_supports(v, entry)) out.push_back(v);
       }
     }
     return out;
