@@ -168,9 +168,13 @@ bool waits_for_first_hisparse(const Variant& v, const TuneOptions& o) {
 
 }  // namespace
 
+bool stays_in_l2(double compulsory_bytes, long long l2_bytes) {
+  return l2_bytes > 0 && compulsory_bytes > 0 && compulsory_bytes <= static_cast<double>(l2_bytes);
+}
+
 StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits) {
   StageOnePolicy p;
-  p.cached = l2_bytes > 0 && compulsory_bytes > 0 && compulsory_bytes <= static_cast<double>(l2_bytes);
+  p.cached = stays_in_l2(compulsory_bytes, l2_bytes);
   p.narrow = p.cached && narrow_fits;
   return p;
 }
@@ -1321,7 +1325,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
-    const bool in_l2 = job.record.compulsory_bytes <= static_cast<double>(ctx_.device().l2_bytes);
+    const bool in_l2 = stays_in_l2(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const Ordering ordering = preferred_ordering(facts.features);
     job.stage = "renumbering (" + to_string(ordering) + ")";
     const auto t0 = std::chrono::steady_clock::now();
@@ -1375,7 +1379,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     run_variants(job, refined_stage_two(job.record, coarse, limits));
     job.stage = "load policy and unroll";
     const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
-    const bool in_l2 = job.record.compulsory_bytes <= static_cast<double>(ctx_.device().l2_bytes);
+    const bool in_l2 = stays_in_l2(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1, in_l2);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
