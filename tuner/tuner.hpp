@@ -244,6 +244,15 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
 constexpr int kOrderingLayouts = 4;
 std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
 // renumbering_may_pay (core/features.hpp) says which matrices get the renumbering stage.
+// The winner of a domain's records: the variant, in its policy-free form (row kernels without cached loads,
+// narrowness and unrolling, which the search picks per matrix), with the best geometric-mean speedup over
+// each record's schedule-only baseline among those every record timed in some policy (its fastest
+// policy's time counted); empty when none was (or a baseline is missing).
+struct DomainChoice {
+  std::string winner;
+  double geomean_speedup = 0;
+};
+DomainChoice domain_winner(const std::vector<const MatrixRecord*>& records, bool deterministic);
 // Stage two in two steps, for the row family (hola and hisparse seeds get their whole grid_variants):
 // the coarse grid of seed's pair is n_t {64, 256, 1024} x n_b {as many as fit, half that} x {static,
 // dynamic} and the seed itself (at most 13 schedules); the refined grid around a pair's best is every

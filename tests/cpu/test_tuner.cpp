@@ -342,6 +342,31 @@ TEST_CASE("tuner: the grids and the policy stage start from stage one's policy")
   for (const auto& v : ordering_twins(r, 2, Ordering::rcm, false)) CHECK_FALSE(v.layout.narrow);
 }
 
+TEST_CASE("tuner: a domain's winner counts each variant in the load policy that was fastest on each matrix") {
+  // A small matrix (timed cached and narrow) and a large one (streamed, wide) of one domain; hola ran the
+  // same on both and is the only whole variant they share.
+  MatrixRecord small, large;
+  add_measurement(small, "real.f32/csr-aos-aos/static-256x8-tpr4-cached", 10);  // the baseline
+  add_measurement(small, "real.f32/ell-aos-aos-d16/static-256x8-cached", 5);
+  add_measurement(small, "real.f32/hola-aos-aos/hola-256x4-ept4", 9);
+  small.schedule_only = "real.f32/csr-aos-aos/static-256x8-tpr4-cached";
+  add_measurement(large, "real.f32/csr-aos-aos/static-256x8-tpr4", 100);
+  add_measurement(large, "real.f32/ell-aos-aos/static-256x8", 60);
+  add_measurement(large, "real.f32/ell-aos-aos/static-256x8-u4", 55);
+  add_measurement(large, "real.f32/hola-aos-aos/hola-256x4-ept4", 110);
+  large.schedule_only = "real.f32/csr-aos-aos/static-256x8-tpr4";
+  const DomainChoice d = domain_winner({&small, &large}, false);
+  CHECK(d.winner == "real.f32/ell-aos-aos/static-256x8");
+  CHECK(d.geomean_speedup == doctest::Approx(std::sqrt(2.0 * 100.0 / 55.0)));
+  // Nothing shared: no winner; a record without its baseline: none either.
+  MatrixRecord other;
+  add_measurement(other, "real.f32/sell32-aos-aos/static-256x8", 1);
+  other.schedule_only = "real.f32/sell32-aos-aos/static-256x8";
+  CHECK(domain_winner({&small, &other}, false).winner.empty());
+  other.schedule_only = "real.f32/csr-aos-aos/static-64x1";
+  CHECK(domain_winner({&other}, false).winner.empty());
+}
+
 TEST_CASE("tuner: transposed products search both kinds, or only the deterministic one") {
   const ScheduleLimits h100;
   TuneOptions o;
