@@ -4,9 +4,9 @@
 #include <tuple>
 #include <utility>
 
+#include "generator/source_gen.hpp"
 #include "selection/database.hpp"
 #include "selection/load.hpp"
-#include "generator/source_gen.hpp"
 #include "tuner/tuner.hpp"
 
 namespace jitsparse {
@@ -36,10 +36,8 @@ void add_narrow_flip(const Variant& f, bool narrow, std::vector<Variant>& out) {
   out.push_back(v);
 }
 
-// Groups plan, step 2: one coordinate of the fastest changed at a time (layouts, load policy, threads per
-// row, narrowness).
 // The fastest in its other inner and vector layouts and, for the row kernels, its other row layouts, at its
-// schedule and load policy.
+// schedule and load policy (groups plan, step 6).
 std::vector<Variant> layout_neighbours(const Variant& f, bool sorting) {
   std::vector<Variant> out;
   for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa}) {
@@ -71,6 +69,8 @@ std::vector<Variant> layout_neighbours(const Variant& f, bool sorting) {
   return out;
 }
 
+// Groups plan, step 2: one coordinate of the fastest changed at a time (layouts, load policy, threads per
+// row, narrowness).
 std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool sorting) {
   std::vector<Variant> out = layout_neighbours(f, sorting);
   if (f.schedule.row_family()) {
@@ -156,7 +156,7 @@ std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
   return out;
 }
 
-// Groups plan, steps 2-5 (steps 0 and 1 are quick_round_one and quick_round_two).
+// Groups plan, steps 2-6 (steps 0 and 1 are quick_round_one and quick_round_two).
 std::vector<std::string> groups_step(int step, const Prediction& /*p*/, const QuickPlan& plan, const QuickMatrix& m,
                                      const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
   const EntryType* entry = m.entry;
