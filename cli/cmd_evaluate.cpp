@@ -134,7 +134,7 @@ void print_rows(const std::string& holdout, const std::vector<EvaluationRow>& ro
   auto rel = [](const PredictorResult& p) {
     return p.relative ? std::to_string(*p.relative).substr(0, 5) + "x" : p.status.substr(0, 9);
   };
-  std::printf("\nleave one %s out\n%-34s %-4s %9s %8s %6s %10s %8s %8s %10s\n", holdout.c_str(), "matrix", "prec",
+  std::printf("\n%s\n%-34s %-4s %9s %8s %6s %10s %8s %8s %10s\n", holdout_title(holdout).c_str(), "matrix", "prec",
               "best us", "model", "conf", "quick (k)", "rule", "nearest", "cuSPARSE");
   for (const auto& r : rows)
     std::printf("%-34s %-4s %9.2f %8s %6.2f %7s(%2d) %8s %8s %10s\n", r.matrix.substr(0, 34).c_str(),
@@ -177,7 +177,9 @@ int run_evaluate(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the given matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
-      ("holdout", po::value<std::string>()->default_value("both"), "matrix, family or both")
+      ("holdout", po::value<std::string>()->default_value("both"),
+       "matrix, family, both (the two), or main: learn from the main job's built-in set only, predict for "
+       "every other matrix")
       ("op", po::value<std::string>()->default_value("n"), "the product evaluated: n, t or h")
       ("deterministic", "only variants whose result bits never change")
       ("neighbours", po::value<int>()->default_value(5), "tuned matrices the model consults")
@@ -195,8 +197,8 @@ int run_evaluate(const std::vector<std::string>& args) {
   const po::variables_map& vm = *parsed;
   add_entry_configs(vm);
   const std::string holdout = vm["holdout"].as<std::string>();
-  if (holdout != "matrix" && holdout != "family" && holdout != "both")
-    throw InvalidArgument("--holdout '" + holdout + "' (expected matrix, family or both)");
+  if (holdout != "matrix" && holdout != "family" && holdout != "both" && holdout != "main")
+    throw InvalidArgument("--holdout '" + holdout + "' (expected matrix, family, both or main)");
   EvaluationOptions base;
   base.op = parse_op(vm["op"].as<std::string>());
   base.deterministic = vm.count("deterministic") > 0;
@@ -233,7 +235,7 @@ int run_evaluate(const std::vector<std::string>& args) {
 
   // Every prediction is made from the database as it is now, before anything is measured.
   std::vector<std::pair<std::string, Evaluation>> runs;
-  for (const std::string h : {"matrix", "family"})
+  for (const std::string h : {"matrix", "family", "main"})
     if (holdout == h || holdout == "both") {
       EvaluationOptions o = base;
       o.holdout = h;

@@ -19,6 +19,7 @@ constexpr double kFailedLog = 1.3862943611198906;  // log(4): a variant that fai
 constexpr double kUnknownLog = 0.6931471805599453;  // log(2): nothing of its layout was timed there
 constexpr double kScheduleGuess = 0.05;             // an untimed schedule of a timed layout: a bit worse
 constexpr double kNearBest = 1.3;                   // a neighbour proposes its variants up to this slower
+constexpr double kPaddingGainLimit = 0.2;           // log: a layout padding less on the query gains at most 1.22x
 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
@@ -325,6 +326,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     for (const MatrixRecord* r : db_.records()) {
       if ((r->entry == q.entry) == transfer || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
       if (r->hash == filter.exclude_hash || (!filter.exclude_family.empty() && family_of_domain(r->domain) == filter.exclude_family)) continue;
+      if (!filter.learn_only_prefix.empty() && r->domain.rfind(filter.learn_only_prefix, 0) != 0) continue;
       int components = q.components;
       if (transfer) {  // the record's entry type must be known to compare entry sizes
         if (!EntryRegistry::instance().contains(r->entry)) continue;
@@ -423,8 +425,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     narrow_logs[j] = narrow_log_ratio(near[j].second->features, near[j].second->compulsory_bytes, l2_bytes_, components[j],
                                       vector_components, q.precision);
   // A layout that pads more on the query than on a neighbour reads more bytes there: its time scales by
-  // the ratio (ELL tuned on a regular grid, then run on an irregular mesh). By padding kind and
-  // neighbour, computed once (the ratio depends on nothing else of the variant).
+  // the ratio (ELL tuned on a regular grid, then run on an irregular mesh). The other way it gains at most
+  // kPaddingGainLimit: where a neighbour pads much more (a skewed graph), its slow time is more than
+  // bytes (the slice's longest row is a chain); the full ratio made sell16 4x faster on an R-MAT query
+  // than on the graph neighbour, and it ran 7.8x slower than the best (main-set holdout, H100 database of
+  // the twentieth session). By padding kind and neighbour, computed once (the ratio depends on nothing
+  // else of the variant).
   std::array<std::vector<double>, 4> padding_log_ratio;
   for (int kind = 0; kind < 4; ++kind) {
     VariantShape shape;
@@ -432,7 +438,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const double here = traffic_factor(shape, q.features, q.components, vector_components, q.precision);
     for (size_t j = 0; j < k; ++j) {
       const double there = traffic_factor(shape, near[j].second->features, components[j], vector_components, q.precision);
-      padding_log_ratio[kind].push_back(here > 0 && there > 0 ? std::log(here / there) : 0.0);
+      padding_log_ratio[kind].push_back(here > 0 && there > 0 ? std::max(-kPaddingGainLimit, std::log(here / there)) : 0.0);
     }
   }
   std::vector<double> logs;  // rate()'s per-neighbour log(relative time), reused

@@ -66,13 +66,17 @@ std::string variant_pair_key(const std::string& variant);
 // The family of a domain: "builtin-dirac" and "train-dirac" are both "dirac" (the built-in and training sets
 // keep domains of their own but hold the same families); any other domain is its own family.
 std::string family_of_domain(const std::string& domain);
+// The domains of the main job's built-in set start with this ("builtin-dirac").
+inline constexpr const char* kMainSetDomainPrefix = "builtin-";
 
 // Which records may teach the model: complete full searches of the same entry type (else, transferred,
 // of any entry type), precision and operation; exclude_hash / exclude_family leave records out
-// (leave-one-out and leave-one-family-out, family_of_domain).
+// (leave-one-out and leave-one-family-out, family_of_domain); learn_only_prefix keeps only the records
+// of domains starting with it ("builtin-": what the main job tunes, evaluate --holdout main).
 struct TrainingFilter {
   std::string exclude_hash;
   std::string exclude_family;
+  std::string learn_only_prefix;
 };
 
 // A k-nearest-neighbour ranking over the relative-time profiles of the matrices the tuner measured on this

@@ -91,11 +91,15 @@ double search_measurement_seconds(const MatrixRecord& r) {
 Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
     : options_(std::move(options)), plan_(quick_plan(options_.quick_pairs, options_.quick_plan)) {
   plan_.grid = options_.quick_grid;
-  if (options_.holdout != "matrix" && options_.holdout != "family")
-    throw InvalidArgument("holdout '" + options_.holdout + "' (expected matrix or family)");
+  if (options_.holdout != "matrix" && options_.holdout != "family" && options_.holdout != "main")
+    throw InvalidArgument("holdout '" + options_.holdout + "' (expected matrix, family or main)");
+  // "main": a user who ran only the main job: the model learns from the built-in set and predicts for
+  // every other matrix.
+  const bool main_only = options_.holdout == "main";
   const SelectionModel model(db, options_.l2_bytes, options_.neighbours);
   for (const MatrixRecord* r : db.records()) {
     if (!evaluated(*r, options_)) continue;
+    if (main_only && r->domain.rfind(kMainSetDomainPrefix, 0) == 0) continue;
     Planned p;
     p.hash = r->hash;
     p.precision = r->precision;
@@ -106,6 +110,7 @@ Evaluation::Evaluation(const TuningDatabase& db, EvaluationOptions options)
     TrainingFilter filter;
     filter.exclude_hash = r->hash;
     if (options_.holdout == "family") filter.exclude_family = family_of_domain(r->domain);
+    if (main_only) filter.learn_only_prefix = kMainSetDomainPrefix;
     const int components =
         EntryRegistry::instance().contains(r->entry) ? EntryRegistry::instance().get(r->entry).num_components() : 1;
     // Quick tuning predicts as the tuner does, knowing whether the columns fit narrow offsets (it checks).
@@ -269,6 +274,11 @@ nlohmann::json evaluation_summary(const std::vector<EvaluationRow>& rows) {
   s["cusparse_compared"] = cusparse_rows;
   s["model_slower_than_cusparse_where_tuned_is_faster"] = slower_than_cusparse;
   return s;
+}
+
+std::string holdout_title(const std::string& holdout) {
+  if (holdout == "main") return "learn from the main set only, predict for the other matrices";
+  return "leave one " + holdout + " out";
 }
 
 nlohmann::json evaluation_document(const std::vector<EvaluationRow>& rows, const EvaluationOptions& options) {

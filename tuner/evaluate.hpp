@@ -78,6 +78,8 @@ class Evaluation {
 // Share of rows within a factor (1.10, 1.03) of the best, per predictor, and the geometric means: the
 // summary `jitsparse evaluate` prints and the JSON document holds.
 nlohmann::json evaluation_summary(const std::vector<EvaluationRow>& rows);
+// "leave one matrix out", "leave one family out", "learn from the main set only": a holdout's title.
+std::string holdout_title(const std::string& holdout);
 nlohmann::json evaluation_document(const std::vector<EvaluationRow>& rows, const EvaluationOptions& options);
 
 }  // namespace jitsparse

@@ -1,9 +1,11 @@
 // The evaluation page: per holdout, the summary (share within 10% and 3% of the exhaustive best, geometric
 // mean, worst, GPU time of quick tuning) and a row per matrix with every predictor's time over the best.
+#include <cctype>
 #include <string>
 
 #include "core/file_util.hpp"
 #include "tuner/html_util.hpp"
+#include "tuner/evaluate.hpp"
 #include "tuner/report.hpp"
 
 namespace jitsparse {
@@ -57,7 +59,9 @@ std::string evaluate_report_html(const nlohmann::json& doc) {
        "estimated as (k + 9) search measurements of the matrix (9: re-timing three finalists).</p>";
   for (const auto& run : array_of(doc, "holdouts")) {
     const json& s = object_of(run, "summary");
-    h += "<h2>Leave one " + text(run, "holdout") + " out</h2>" + summary_table(s);
+    std::string title = holdout_title(text(run, "holdout"));
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    h += "<h2>" + title + "</h2>" + summary_table(s);
     h += facts({{"quick tuning's GPU time", fmt_percent(number(s, "quick_share_of_full_gpu_time")) + " of the full search"},
                 {"model slower than cuSPARSE where a tuned variant is faster",
                  fmt_count(number(s, "model_slower_than_cusparse_where_tuned_is_faster")) + " of " +

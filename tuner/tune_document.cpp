@@ -112,6 +112,8 @@ nlohmann::json Tuner::report() const {
       {"wall_seconds", elapsed()},
       // Where the wall time went; the rest is reading matrices, the CPU reference and saving.
       {"seconds", {{"packing", pack_seconds_}, {"compiling", compile_seconds_}, {"measuring", measure_seconds_}}},
+      // Single launches that read 4x slower than the best, then were not on a second launch (Tuner::measure).
+      {"one_launch_verdicts_overturned", verdicts_overturned_},
       {"mode", options_.mode},
       {"op", to_string(options_.op)},
       {"deterministic_only", options_.deterministic},

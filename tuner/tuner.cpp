@@ -686,13 +686,7 @@ void Tuner::measure(Job& job, const Variant& v) {
     launch.launch();  // the first launch of a module also loads it: keep that out of the timed one
     // Correctness first, on a poisoned y; the same launch tells whether the variant is hopeless.
     job.y[vl]->poison();
-    const CudaEvent e0, e1;
-    cuda_check(cudaEventRecord(e0.get(), ctx_.stream()), "cudaEventRecord");
-    launch.launch();
-    cuda_check(cudaEventRecord(e1.get(), ctx_.stream()), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(e1.get()), "run " + v.name());
-    float first_ms = 0;
-    cuda_check(cudaEventElapsedTime(&first_ms, e0.get(), e1.get()), "cudaEventElapsedTime");
+    float first_ms = single_launch_ms(launch, v);
     const std::string wrong = job.check->check(*job.y[vl]);
     if (!wrong.empty()) {
       m.status = "wrong: " + wrong;
@@ -700,8 +694,18 @@ void Tuner::measure(Job& job, const Variant& v) {
       m.status = "timeout: one launch took " + std::to_string(first_ms) + " ms";
     } else {
       const auto* best = job.record.best();
-      if (job.one_launch_verdict && best && first_ms * 1e3 > 4.0 * best->median_us && first_ms > 0.05) {
-        // Far slower than the best already found: one launch is evidence enough.
+      auto hopeless = [&](float ms) { return best && ms * 1e3 > 4.0 * best->median_us && ms > 0.05; };
+      // A single launch timed by events also times the host whenever it submits the launch late (its
+      // thread descheduled, the driver busy loading another thread's module): the GPU stamps the first
+      // event and idles. Such launches read 4-40x slow on the H100 (a 1.5 us kernel at 65 us), a verdict
+      // the model then learnt from. The faster of two launches decides.
+      if (job.one_launch_verdict && hopeless(first_ms)) {
+        const float second_ms = single_launch_ms(launch, v);
+        if (!hopeless(second_ms)) ++verdicts_overturned_;
+        first_ms = std::min(first_ms, second_ms);
+      }
+      if (job.one_launch_verdict && hopeless(first_ms)) {
+        // Far slower than the best already found, twice: evidence enough.
         m.median_us = first_ms * 1e3;
         m.samples_us = {m.median_us};
         m.reps_per_sample = 1;
@@ -734,6 +738,17 @@ void Tuner::measure(Job& job, const Variant& v) {
   measure_seconds_ += m.seconds;
   ++variants_done_;
   job.record.upsert(m);
+}
+
+float Tuner::single_launch_ms(const SpmvLaunch& launch, const Variant& v) {
+  const CudaEvent e0, e1;
+  cuda_check(cudaEventRecord(e0.get(), ctx_.stream()), "cudaEventRecord");
+  launch.launch();
+  cuda_check(cudaEventRecord(e1.get(), ctx_.stream()), "cudaEventRecord");
+  cuda_check(cudaEventSynchronize(e1.get()), "run " + v.name());
+  float ms = 0;
+  cuda_check(cudaEventElapsedTime(&ms, e0.get(), e1.get()), "cudaEventElapsedTime");
+  return ms;
 }
 
 std::string Tuner::timing_for(double compulsory_bytes) const {

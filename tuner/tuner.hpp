@@ -14,6 +14,7 @@
 #include "generator/search_space.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "runtime/permuted_matrix.hpp"
+#include "runtime/spmv.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
@@ -137,6 +138,7 @@ class Tuner {
   // waits for its slowest program whatever its size), then checks and times the variants only.
   void run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too = {});
   void measure(Job& job, const Variant& v);
+  float single_launch_ms(const SpmvLaunch& launch, const Variant& v);  // event-timed, synchronised
   // "graph" where a matrix of these compulsory bytes is timed in CUDA graphs (TuneOptions::graph_timing),
   // else "stream"; and a variant's timing the record's way (graph capture failing: on the stream).
   std::string timing_for(double compulsory_bytes) const;
@@ -156,6 +158,7 @@ class Tuner {
   int matrices_done_ = 0;
   size_t variants_done_ = 0;
   double measure_seconds_ = 0;  // checking and timing variants
+  int verdicts_overturned_ = 0;  // one-launch "hopeless" verdicts a second launch contradicted (measure)
   double pack_seconds_ = 0;     // packing layouts on the host and uploading them
   double compile_seconds_ = 0;  // waiting for NVRTC (wall time; the compile stats sum the threads)
   // The same wait by stage name, with the number of waits (compile rounds): where the tune time goes.

@@ -240,6 +240,37 @@ TEST_CASE("model: quick and incomplete records and other entry types never teach
   CHECK(family_of_domain("builtin-dirac") == "dirac");
   CHECK(family_of_domain("my_meshes") == "my_meshes");
   for (const auto& n : lofo.neighbours) CHECK(n.name.rfind(t.db.records().front()->domain, 0) != 0);
+  // Learning only from the domains of a prefix (evaluate --holdout main: the main job's built-in set).
+  TrainingFilter only_moderate;
+  only_moderate.learn_only_prefix = "mod";
+  const Prediction from_moderate = model.predict(query_of(*t.db.records().front()), only_moderate);
+  for (const auto& n : from_moderate.neighbours) CHECK(n.name.rfind("moderate", 0) == 0);
+}
+
+TEST_CASE("model: the main-set holdout learns from the built-in domains and predicts for every other matrix") {
+  TempDb t;
+  std::set<std::string> builtin;
+  for (const MatrixRecord* r : t.db.records()) {
+    if (r->name.back() % 3) continue;  // a third of each family plays the built-in set
+    MatrixRecord copy = *r;
+    copy.domain = std::string(kMainSetDomainPrefix) + r->domain;
+    builtin.insert(copy.name);
+    t.db.upsert(copy);
+  }
+  REQUIRE_FALSE(builtin.empty());
+  EvaluationOptions o;
+  o.l2_bytes = test_gpu().l2_bytes;
+  o.holdout = "main";
+  const auto rows = Evaluation(t.db, o).rows(t.db);
+  CHECK(rows.size() == 18 - builtin.size());
+  for (const auto& r : rows) CHECK_FALSE(builtin.count(r.matrix));
+  // Each family's rule is learnt from its built-in third (two matrices: the neighbours take in other
+  // families too, so not every choice is the best).
+  const auto s = evaluation_summary(rows);
+  CHECK(s["model"]["timed"].get<int>() >= static_cast<int>(rows.size()) / 2);
+  CHECK(s["model"]["share_within_10_percent"].get<double>() >= 0.8);
+  CHECK(holdout_title("main").find("main set") != std::string::npos);
+  CHECK(holdout_title("family") == "leave one family out");
 }
 
 TEST_CASE("model: selection uses it for a matrix never tuned and says so") {
