@@ -265,6 +265,62 @@ double critical_path_us(const VariantShape& v, const MatrixFeatures& f) {
   return static_cast<double>(f.max_row) / v.tpr * kSerialStepUs;
 }
 
+// Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
+bool any_renumbered(const std::vector<Profile>& profiles, std::string_view ordering) {
+  for (const auto& p : profiles)
+    for (const auto& entry : p.log_relative)
+      if (ends_with(entry.first, ordering)) return true;
+  return false;
+}
+
+// What renumbering in `ordering` gains on matrices like the query: over the kGainNeighbours nearest
+// records (any entry type: the entry size is one of the coordinates, and it decides how much of the
+// traffic the scattered reads of x are) that renumbering may pay on and that timed both ways, the
+// weighted geometric mean of their fastest plain time over their fastest renumbered one. 1 with none.
+// On the H100 (twenty-first session) it is 1.3-2.0x for random-order Laplacians and Helmholtz matrices
+// of 36 MB and more, about 1 for 3x3 blocks, 0.5-0.8x for the quaternion Dirac operators.
+constexpr int kGainNeighbours = 3;
+// The entry size counts 4x in the gain's distance: it decides what share of the traffic x's reads are.
+constexpr double kGainEntrySizeWeight = 4.0;
+template <class MayTeach>
+double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
+                        const std::array<double, kModelFeatures>& query, Ordering ordering, bool deterministic,
+                        long long l2_bytes) {
+  const std::string suffix = ordering_suffix(ordering);
+  std::vector<std::pair<double, const MatrixRecord*>> scattered;
+  for (const MatrixRecord* r : db.records()) {
+    if (!may_teach(*r) || !renumbering_may_pay(r->features) || preferred_ordering(r->features) != ordering ||
+        !EntryRegistry::instance().contains(r->entry))
+      continue;
+    const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes,
+                                  EntryRegistry::instance().get(r->entry).num_components());
+    double d = 0;
+    for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
+    const double entry_size = kGainEntrySizeWeight * (x[kModelFeatures - 1] - query[kModelFeatures - 1]);
+    scattered.emplace_back(std::sqrt(d + entry_size * entry_size), r);
+  }
+  std::sort(scattered.begin(), scattered.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  double sum = 0, weights = 0;
+  int used = 0;
+  for (const auto& [d, r] : scattered) {
+    if (used == kGainNeighbours) break;
+    double plain = 0, renumbered = 0;
+    for (const auto& m : r->measurements) {
+      if (!m.ok() || !m.origin.empty() || m.median_us <= 0 || (deterministic && !m.deterministic())) continue;
+      const bool in_ordering = ends_with(m.variant, suffix);
+      if (!in_ordering && m.variant.find('@') != std::string::npos) continue;  // another ordering
+      double& best = in_ordering ? renumbered : plain;
+      if (best == 0 || m.median_us < best) best = m.median_us;
+    }
+    if (plain <= 0 || renumbered <= 0) continue;
+    const double w = 1.0 / ((d + 0.2) * (d + 0.2));
+    sum += w * std::log(plain / renumbered);
+    weights += w;
+    ++used;
+  }
+  return used ? std::exp(sum / weights) : 1.0;
+}
+
 }  // namespace
 
 // "quaternion.f64/ell-soa-aos/static-256x2-tpr4/t-atomic" -> "ell-soa-aos/4/t-atomic": the unit whose
@@ -321,12 +377,17 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   Prediction out;
   const std::string prec = to_string(q.precision), op = to_string(q.op);
   const auto query = model_features(q.features, q.compulsory_bytes, l2_bytes_, q.components);
+  // A complete full search of the query's precision and operation that the filter lets teach.
+  auto may_teach = [&](const MatrixRecord& r) {
+    if (r.precision != prec || r.op != op || !r.complete || r.search != "full") return false;
+    if (r.hash == filter.exclude_hash || (!filter.exclude_family.empty() && family_of_domain(r.domain) == filter.exclude_family))
+      return false;
+    return filter.learn_only_prefix.empty() || r.domain.rfind(filter.learn_only_prefix, 0) == 0;
+  };
   auto gather = [&](bool transfer) {
     std::vector<std::pair<double, const MatrixRecord*>> near;
     for (const MatrixRecord* r : db_.records()) {
-      if ((r->entry == q.entry) == transfer || r->precision != prec || r->op != op || !r->complete || r->search != "full") continue;
-      if (r->hash == filter.exclude_hash || (!filter.exclude_family.empty() && family_of_domain(r->domain) == filter.exclude_family)) continue;
-      if (!filter.learn_only_prefix.empty() && r->domain.rfind(filter.learn_only_prefix, 0) != 0) continue;
+      if ((r->entry == q.entry) == transfer || !may_teach(*r)) continue;
       int components = q.components;
       if (transfer) {  // the record's entry type must be known to compare entry sizes
         if (!EntryRegistry::instance().contains(r->entry)) continue;
@@ -513,6 +574,31 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       runnable.insert(made.back());
       out.ranked.push_back(rate(made.back()));
       out.ranked.back().twin = true;
+    }
+  }
+  // A query in scattered order whose neighbours never timed a renumbered variant (they lie near the
+  // diagonal, so the tuner never renumbered them): their profiles describe the query renumbered, and
+  // what renumbering gains is learnt from the scattered matrices that timed both ways (renumbering_gain).
+  // Without this a random-order 250 MB Laplacian, learnt from the main set's ordered Laplacians, got a
+  // plain variant at 0.42x of its renumbered best (H100, twenty-first session).
+  if (may_renumber && !any_renumbered(profiles, ordering_wanted)) {
+    const double gain = renumbering_gain(db_, may_teach, query, preferred_ordering(q.features), q.deterministic, l2_bytes_);
+    if (gain > 1) {
+      rank();
+      const size_t seeds = std::min<size_t>(kTwinSeeds, out.ranked.size());
+      for (size_t i = 0; i < seeds; ++i) {
+        if (!split_name(out.ranked[i].variant).ordering.empty()) continue;
+        Candidate twin = out.ranked[i];
+        // wide: whether the renumbered columns fit 16 bits is not known before renumbering
+        twin.variant = policy_form(twin.variant).wide + ordering_wanted;
+        if (runnable.count(twin.variant)) continue;
+        twin.expected_relative /= gain;
+        twin.measured_on = 0;
+        twin.twin = false;
+        made.push_back(twin.variant);
+        runnable.insert(made.back());
+        out.ranked.push_back(std::move(twin));
+      }
     }
   }
   // The padding and longest-row terms can slow every candidate down: expected times stay relative to the

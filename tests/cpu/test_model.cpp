@@ -631,6 +631,53 @@ TEST_CASE("model: narrow twins where the columns may fit, renumbered variants on
   }
 }
 
+TEST_CASE("model: a scattered query whose neighbours were never renumbered gets renumbered twins by the gain elsewhere") {
+  // Real neighbours in order (ELL fastest, nothing renumbered); complex matrices in random order timed
+  // both ways. A large real query in random order: renumbered twins of the first candidates, expected
+  // faster by what renumbering gained on the complex ones, where it gained.
+  const HostMatrix grid = banded(7000, 7, "grid");
+  ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
+  q.features.rows = q.features.cols = 4 * kRenumberingMinRows;
+  q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(q.features.rows);
+  REQUIRE(renumbering_may_pay(q.features));
+  REQUIRE(preferred_ordering(q.features) == Ordering::rcm);
+  const std::string twin = kEll + "@rcm";
+  for (const double gain : {2.0, 0.5}) {
+    CAPTURE(gain);
+    GridDb grids(gain > 1 ? "gain" : "loss", {});
+    for (int i = 0; i < 3; ++i) {
+      MatrixRecord scattered = record_of(banded(3000 + 500 * i, 7, "scattered_" + std::to_string(i)), "scattered", {{kEll, 1.0}});
+      scattered.entry = "complex";
+      scattered.features = q.features;
+      scattered.features.nnz += i;
+      scattered.measurements.clear();
+      for (const auto& [v, us] : std::map<std::string, double>{{"complex.f64/ell-aos-aos/static-256x8", 10.0 * gain},
+                                                               {"complex.f64/ell-aos-aos/static-256x8@rcm", 10.0}}) {
+        MeasurementRecord m;
+        m.variant = v;
+        m.status = "ok";
+        m.median_us = us;
+        scattered.measurements.push_back(m);
+      }
+      scattered.winner = scattered.best()->variant;
+      grids.db.upsert(scattered);
+    }
+    const SelectionModel model(grids.db, test_gpu().l2_bytes);
+    const Prediction p = model.predict(q);
+    REQUIRE_FALSE(p.empty());
+    for (const auto& n : p.neighbours) CHECK(n.name.rfind("regular", 0) == 0);  // the real records teach
+    const auto it = std::find_if(p.ranked.begin(), p.ranked.end(), [&](const Candidate& c) { return c.variant == twin; });
+    if (gain > 1) {
+      CHECK(p.ranked.front().variant == twin);
+      const auto plain = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
+      REQUIRE(plain != p.ranked.end());
+      CHECK(plain->expected_relative / p.ranked.front().expected_relative == doctest::Approx(gain));
+    } else {
+      CHECK(it == p.ranked.end());
+    }
+  }
+}
+
 TEST_CASE("model: a query larger than the L2 gets no cached candidate; a far column proves narrow offsets cannot hold it") {
   // Neighbours in the L2, where the cached twin of ELL was the fastest.
   const std::string cached = "real.f64/ell-aos-aos/static-256x8-cached";
