@@ -273,37 +273,27 @@ bool any_renumbered(const std::vector<Profile>& profiles, std::string_view order
   return false;
 }
 
-// What renumbering in `ordering` gains on matrices like the query: over the kGainNeighbours nearest
-// records (any entry type: the entry size is one of the coordinates, and it decides how much of the
-// traffic the scattered reads of x are) that renumbering may pay on and that timed both ways, the
-// weighted geometric mean of their fastest plain time over their fastest renumbered one. 1 with none.
-// On the H100 (twenty-first session) it is 1.3-2.0x for random-order Laplacians and Helmholtz matrices
-// of 36 MB and more, about 1 for 3x3 blocks, 0.5-0.8x for the quaternion Dirac operators.
+// What renumbering in `ordering` gains on matrices like the query: among the records that renumbering
+// may pay on and that timed both ways, those whose entries are nearest the query's in size (any entry
+// type: the entry size decides what share of the traffic the scattered reads of x are), the
+// kGainNeighbours nearest by the model's coordinates; the weighted geometric mean of their fastest plain
+// time over their fastest renumbered one. 1 with none. On the H100 (twenty-first session) it is 1.3-2.0x
+// for random-order Laplacians and Helmholtz matrices of 36 MB and more, about 1 for 3x3 blocks and
+// 0.5-0.8x for the quaternion Dirac operators.
 constexpr int kGainNeighbours = 3;
-// The entry size counts 4x in the gain's distance: it decides what share of the traffic x's reads are.
-constexpr double kGainEntrySizeWeight = 4.0;
 template <class MayTeach>
 double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
                         const std::array<double, kModelFeatures>& query, Ordering ordering, bool deterministic,
                         long long l2_bytes) {
   const std::string suffix = ordering_suffix(ordering);
-  std::vector<std::pair<double, const MatrixRecord*>> scattered;
+  struct Evidence {
+    double entry_gap, distance, log_gain;
+  };
+  std::vector<Evidence> timed_both;
   for (const MatrixRecord* r : db.records()) {
     if (!may_teach(*r) || !renumbering_may_pay(r->features) || preferred_ordering(r->features) != ordering ||
         !EntryRegistry::instance().contains(r->entry))
       continue;
-    const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes,
-                                  EntryRegistry::instance().get(r->entry).num_components());
-    double d = 0;
-    for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
-    const double entry_size = kGainEntrySizeWeight * (x[kModelFeatures - 1] - query[kModelFeatures - 1]);
-    scattered.emplace_back(std::sqrt(d + entry_size * entry_size), r);
-  }
-  std::sort(scattered.begin(), scattered.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
-  double sum = 0, weights = 0;
-  int used = 0;
-  for (const auto& [d, r] : scattered) {
-    if (used == kGainNeighbours) break;
     double plain = 0, renumbered = 0;
     for (const auto& m : r->measurements) {
       if (!m.ok() || !m.origin.empty() || m.median_us <= 0 || (deterministic && !m.deterministic())) continue;
@@ -313,12 +303,25 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
       if (best == 0 || m.median_us < best) best = m.median_us;
     }
     if (plain <= 0 || renumbered <= 0) continue;
-    const double w = 1.0 / ((d + 0.2) * (d + 0.2));
-    sum += w * std::log(plain / renumbered);
-    weights += w;
-    ++used;
+    const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes,
+                                  EntryRegistry::instance().get(r->entry).num_components());
+    double d = 0;
+    for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
+    // the last coordinate is log2 of the entry's components
+    timed_both.push_back({std::abs(x[kModelFeatures - 1] - query[kModelFeatures - 1]), std::sqrt(d), std::log(plain / renumbered)});
   }
-  return used ? std::exp(sum / weights) : 1.0;
+  if (timed_both.empty()) return 1.0;
+  std::sort(timed_both.begin(), timed_both.end(), [](const Evidence& l, const Evidence& r) {
+    return l.entry_gap != r.entry_gap ? l.entry_gap < r.entry_gap : l.distance < r.distance;
+  });
+  double sum = 0, weights = 0;
+  for (size_t i = 0; i < timed_both.size() && i < static_cast<size_t>(kGainNeighbours); ++i) {
+    if (timed_both[i].entry_gap > timed_both.front().entry_gap) break;  // entries of another size
+    const double w = 1.0 / ((timed_both[i].distance + 0.2) * (timed_both[i].distance + 0.2));
+    sum += w * timed_both[i].log_gain;
+    weights += w;
+  }
+  return std::exp(sum / weights);
 }
 
 }  // namespace
