@@ -631,6 +631,25 @@ TEST_CASE("model: narrow twins where the columns may fit, renumbered variants on
   }
 }
 
+TEST_CASE("model: a query of a quarter to three quarters of the L2 runs its row kernels with cached loads") {
+  // Neighbours far below the L2 timed ELL evict-first only. The same grid as a query of half the L2: the
+  // cached form is proposed instead; of a tenth of the L2 or twice it: the variant as timed.
+  const double l2 = static_cast<double>(test_gpu().l2_bytes);
+  const GridDb grids("resident", {}, 0.05 * l2);
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const HostMatrix grid = banded(7000, 7, "grid");
+  for (const double share : {0.1, 0.5, 2.0}) {
+    CAPTURE(share);
+    ModelQuery q{compute_features(grid), share * l2, "real", Precision::f64, Op::n, false};
+    q.features.narrow_fits = 0;
+    const Prediction p = model.predict(q);
+    REQUIRE_FALSE(p.empty());
+    CHECK(p.ranked.front().variant == (share == 0.5 ? kEll + "-cached" : kEll));
+    for (const auto& c : p.ranked)
+      if (share == 0.5 && c.variant.find("/hola-") == std::string::npos) CHECK(c.variant.find("-cached") != std::string::npos);
+  }
+}
+
 TEST_CASE("model: a scattered query whose neighbours were never renumbered gets renumbered twins by the gain elsewhere") {
   // Real neighbours in order (ELL fastest, nothing renumbered); complex matrices in random order timed
   // both ways. A large real query in random order: renumbered twins of the first candidates, expected
