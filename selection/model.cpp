@@ -23,6 +23,8 @@ constexpr double kResidentLow = 0.25, kResidentHigh = 0.75;  // of the L2: where
 constexpr double kPaddingGainLimit = 0.2;           // log: a layout padding less on the query gains at most 1.22x
 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
+// A neighbour's weight at distance d: inverse-square, softened so an exact twin does not silence the others.
+double neighbour_weight(double d) { return 1.0 / ((d + 0.2) * (d + 0.2)); }
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 bool ends_with(std::string_view s, std::string_view tail) {
@@ -318,7 +320,7 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
   double sum = 0, weights = 0;
   for (size_t i = 0; i < timed_both.size() && i < static_cast<size_t>(kGainNeighbours); ++i) {
     if (timed_both[i].entry_gap > timed_both.front().entry_gap) break;  // entries of another size
-    const double w = 1.0 / ((timed_both[i].distance + 0.2) * (timed_both[i].distance + 0.2));
+    const double w = neighbour_weight(timed_both[i].distance);
     sum += w * timed_both[i].log_gain;
     weights += w;
   }
@@ -423,7 +425,6 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   if (near.empty()) return out;
   const size_t k = near.size();
 
-  // Inverse-square weights, softened so an exact twin does not silence the others entirely.
   std::vector<Profile> profiles(k);
   std::vector<double> weights;
   std::vector<int> components;  // of each neighbour's entry type (transfer: not the query's)
@@ -436,7 +437,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
                              ? EntryRegistry::instance().get(r->entry).num_components()
                              : q.components);
     fill_profile(*r, q.deterministic, out.transferred ? q.entry : "", profiles[j]);
-    weights.push_back(1.0 / ((d + 0.2) * (d + 0.2)));
+    weights.push_back(neighbour_weight(d));
     weight_sum += weights.back();
     out.neighbours.push_back({r->name, r->hash, d, 0});
   }

@@ -86,8 +86,10 @@ struct TrainingFilter {
 // failed one counts as 4x slower. The candidates are what the query can run as the tuner would time it:
 // renumbered (@rcm) ones only where renumbering_may_pay, narrow (-d16) ones only where the columns may fit
 // (known, or unknown and not ruled out by their mean distance from the diagonal), and there the narrow
-// twins of the first wide candidates too, cached ones only on a matrix that fits in the L2. Construction is free; predict() reads the
-// records it is given.
+// twins of the first wide candidates too, cached ones only on a matrix that fits in the L2 (and row kernels
+// only cached on one of 0.25-0.75x the L2). A query in random order whose neighbours were never renumbered
+// gets renumbered twins, expected faster by what renumbering gained on similar scattered matrices.
+// Construction is free; predict() reads the records it is given.
 class SelectionModel {
  public:
   SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours = 5);
