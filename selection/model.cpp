@@ -602,6 +602,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   if (may_renumber && !any_renumbered(profiles, ordering_wanted)) {
     const double gain = renumbering_gain(db_, may_teach, query, preferred_ordering(q.features), q.deterministic, l2_bytes_);
     if (gain > 1) {
+      out.renumbering_gain = gain;
       rank();
       const size_t seeds = std::min<size_t>(kTwinSeeds, out.ranked.size());
       for (size_t i = 0; i < seeds; ++i) {

@@ -56,6 +56,9 @@ struct Prediction {
   // No tuned matrix of the query's entry type: learnt from other entry types of the same precision and
   // operation, their variants renamed to the query's entry type (layouts and schedules are entry-generic).
   bool transferred = false;
+  // > 0 where renumbered twins were made (no neighbour was renumbered, the query may pay): what renumbering
+  // gained on the nearest scattered matrices of the nearest entry size, by which the twins are expected faster.
+  double renumbering_gain = 0;
   bool empty() const { return ranked.empty(); }
 };
 

@@ -691,8 +691,10 @@ TEST_CASE("model: a scattered query whose neighbours were never renumbered gets 
       const auto plain = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
       REQUIRE(plain != p.ranked.end());
       CHECK(plain->expected_relative / p.ranked.front().expected_relative == doctest::Approx(gain));
+      CHECK(p.renumbering_gain == doctest::Approx(gain));
     } else {
       CHECK(it == p.ranked.end());
+      CHECK(p.renumbering_gain == 0);
     }
   }
 }
