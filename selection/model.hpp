@@ -91,7 +91,9 @@ struct TrainingFilter {
 // (known, or unknown and not ruled out by their mean distance from the diagonal), and there the narrow
 // twins of the first wide candidates too, cached ones only on a matrix that fits in the L2 (and row kernels
 // only cached on one of 0.25-0.75x the L2). A query in random order whose neighbours were never renumbered
-// gets renumbered twins, expected faster by what renumbering gained on similar scattered matrices.
+// gets renumbered twins, expected faster by what renumbering gained on similar scattered matrices. A row
+// kernel on a query of fewer rows x threads per row than ~64k threads is expected slower than on its
+// larger neighbours (latency no longer hidden).
 // Construction is free; predict() reads the records it is given.
 class SelectionModel {
  public:
