@@ -23,6 +23,18 @@ inline double compulsory_bytes(const HostMatrix& a, Precision p) {
 // HiSparse (issue 9).
 inline int64_t csr32_bytes(int64_t rows, int64_t nnz, int entry_bytes) { return 4 * (rows + 1) + nnz * (4 + entry_bytes); }
 
+// Whether a matrix of these compulsory bytes stays in the L2 between products (the L2 unknown: no). In it,
+// cached matrix loads pay; above it they never won (H100, twentieth session).
+inline bool stays_in_l2(double compulsory_bytes, long long l2_bytes) {
+  return l2_bytes > 0 && compulsory_bytes > 0 && compulsory_bytes <= static_cast<double>(l2_bytes);
+}
+
+// Whether unrolling a row kernel's loop (more loads in flight) may pay: on matrices over half the L2, whose
+// speed the loads in flight bound; the tuner and quick tuning time unrolled twins only there.
+inline bool unrolling_may_pay(double compulsory_bytes, long long l2_bytes) {
+  return compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
+}
+
 // GB/s (1e9 bytes per second) for a time in microseconds.
 inline double effective_gbps(double bytes, double microseconds) {
   return microseconds > 0 ? bytes / (microseconds * 1e3) : 0.0;

@@ -7,6 +7,7 @@
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
+#include "core/yardstick.hpp"
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
 #include "tuner/quick_tune.hpp"
@@ -57,7 +58,7 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
     }
   };
   const EntryType* entry = EntryRegistry::instance().contains(r.entry) ? &EntryRegistry::instance().get(r.entry) : nullptr;
-  const bool unroll = r.compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
+  const bool unroll = unrolling_may_pay(r.compulsory_bytes, l2_bytes);
   const QuickMatrix m{entry, limits, unroll, r.features.narrow_fits == 1,
                       sorted_sell_pays(r.features, entry ? entry->num_components() : 1)};
   std::vector<std::vector<std::string>> steps;

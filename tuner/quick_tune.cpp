@@ -157,7 +157,7 @@ std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
 }
 
 // Groups plan, steps 2-6 (steps 0 and 1 are quick_round_one and quick_round_two).
-std::vector<std::string> groups_step(int step, const Prediction& /*p*/, const QuickPlan& plan, const QuickMatrix& m,
+std::vector<std::string> groups_step(int step, const QuickPlan& plan, const QuickMatrix& m,
                                      const std::vector<std::vector<std::string>>& earlier, const TimeOf& time_of) {
   const EntryType* entry = m.entry;
   const ScheduleLimits& limits = m.limits;
@@ -203,7 +203,7 @@ std::vector<std::string> quick_step(int step, const Prediction& p, const QuickPl
   const bool unroll = m.unroll, narrow = m.narrow;
   if (step == 0) return quick_round_one(p, plan);  // either plan's
   if (step == 1) return quick_round_two(p, plan, time_of);
-  if (plan.kind == QuickPlanKind::groups) return groups_step(step, p, plan, m, earlier, time_of);
+  if (plan.kind == QuickPlanKind::groups) return groups_step(step, plan, m, earlier, time_of);
   auto names = names_of;
   std::vector<std::string> so_far;
   for (const auto& e : earlier) so_far.insert(so_far.end(), e.begin(), e.end());

@@ -168,10 +168,6 @@ bool waits_for_first_hisparse(const Variant& v, const TuneOptions& o) {
 
 }  // namespace
 
-bool stays_in_l2(double compulsory_bytes, long long l2_bytes) {
-  return l2_bytes > 0 && compulsory_bytes > 0 && compulsory_bytes <= static_cast<double>(l2_bytes);
-}
-
 StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits) {
   StageOnePolicy p;
   p.cached = stays_in_l2(compulsory_bytes, l2_bytes);
@@ -1339,7 +1335,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   // The renumbering stage (ordering_twins), after the search.
   auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
-    const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const bool in_l2 = stays_in_l2(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const Ordering ordering = preferred_ordering(facts.features);
     job.stage = "renumbering (" + to_string(ordering) + ")";
@@ -1373,7 +1369,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
     std::vector<std::vector<std::string>> steps(1);
     for (const auto& v : stage1) steps[0].push_back(v.name());
-    const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const QuickMatrix qm{&entry, limits, unroll, facts.features.narrow_fits == 1, facts.sorting_pays};
     for (int k = 1; k < kQuickSteps; ++k) {
       steps.push_back(quick_step(k, quick_pred, plan, qm, steps, record_times(job.record)));
@@ -1393,7 +1389,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     job.stage = "schedule grid (refined)";
     run_variants(job, refined_stage_two(job.record, coarse, limits));
     job.stage = "load policy and unroll";
-    const bool unroll = job.record.compulsory_bytes > 0.5 * static_cast<double>(ctx_.device().l2_bytes);
+    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const bool in_l2 = stays_in_l2(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1, in_l2);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own

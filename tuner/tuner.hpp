@@ -194,9 +194,7 @@ struct StageOnePolicy {
   bool cached = false;  // Schedule::cached_matrix
   bool narrow = false;  // Layout::narrow, for csr, ell and sell (csr-aos-aos stays wide too: the baseline)
 };
-StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits);
-// Whether a matrix of these compulsory bytes stays in the L2 between products (the L2 unknown: no).
-bool stays_in_l2(double compulsory_bytes, long long l2_bytes);
+StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits);  // stays_in_l2
 // Stage-1 and grid variants for one entry/precision (exposed for tests). Stage one: every layout x
 // threads-per-row at one schedule (hola layouts: a few entries per thread), for op t/h in each kind
 // (copy only with options.deterministic), with what the entry type cannot run left out; the row layouts
