@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -21,6 +22,7 @@ constexpr double kScheduleGuess = 0.05;             // an untimed schedule of a 
 constexpr double kNearBest = 1.3;                   // a neighbour proposes its variants up to this slower
 constexpr double kResidentLow = 0.25, kResidentHigh = 0.75;  // of the L2: where row kernels load cached
 constexpr double kPaddingGainLimit = 0.2;           // log: a layout padding less on the query gains at most 1.22x
+constexpr size_t kFloorRecords = 3;                 // the smallest records read for the launch floors
 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 // A neighbour's weight at distance d: inverse-square, softened so an exact twin does not silence the others.
@@ -161,6 +163,30 @@ double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long l
   return bytes * 0.6 * std::clamp((against_l2 + 2.0) / 2.0, 0.0, 1.0);
 }
 
+// What a variant launches per product, which sets a time it cannot go below however small the matrix: a
+// row kernel (static or dynamic schedule: one kernel), hola (a kernel finding each block's first row,
+// then the product), hisparse (work lists per node type). On the H100 the fastest row kernel of a
+// 0.1-0.3 MB matrix took 1.5-1.7 us and the fastest hola 3.5-4.5 us; of the main set's 6-13 MB matrices
+// 2.8-4.2 us and 5.5-10.8 us (twenty-second session). A renumbered variant counts as its plain kind: the
+// tuner renumbers only large scattered matrices, whose times say nothing of a floor.
+constexpr int kLaunchKinds = 4;
+int launch_kind(const NameParts& n) {
+  if (n.schedule.rfind("dynamic", 0) == 0) return 1;
+  if (n.schedule.rfind("hola", 0) == 0) return 2;
+  if (n.schedule.rfind("hisparse", 0) == 0 || n.layout.rfind("hisparse", 0) == 0) return 3;
+  return 0;  // static
+}
+using KindTimes = std::array<double, kLaunchKinds>;
+
+// Lowers `times` to a record's fastest time of each launch kind, as its search measured them.
+void lower_kind_times(const MatrixRecord& r, bool deterministic, KindTimes& times) {
+  for (const auto& m : r.measurements)
+    if (m.ok() && m.origin.empty() && m.median_us > 0 && (!deterministic || m.deterministic())) {
+      double& t = times[launch_kind(split_name(m.variant))];
+      t = std::min(t, m.median_us);
+    }
+}
+
 // A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair. Keys
 // view the record's names (or, transferred, the renamed copies in `names`).
 struct Profile {
@@ -168,6 +194,8 @@ struct Profile {
   std::unordered_map<std::string_view, double> log_relative;  // timed ("ok")
   std::unordered_map<std::string_view, bool> failed;          // measured but not ok
   std::unordered_map<size_t, double> pair_best;               // best log_relative of the pair (pair_hash)
+  KindTimes kind_us;                                           // fastest time of each launch_kind
+  Profile() { kind_us.fill(std::numeric_limits<double>::infinity()); }
 };
 
 // The fastest of what the search measured (not what jitsparse evaluate added since: the model must see the
@@ -203,6 +231,8 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
     p.log_relative[v] = l;
     auto [it, fresh] = p.pair_best.emplace(pair_hash(v), l);
     if (!fresh) it->second = std::min(it->second, l);
+    double& kind = p.kind_us[launch_kind(split_name(v))];
+    kind = std::min(kind, m.median_us);
   }
 }
 
@@ -335,10 +365,19 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
 // The two constants were chosen on the holdouts of the twenty-first session's database (offline): main set
 // 47% -> 53% within 10%, leave one matrix out 72% -> 75% (within 3%: 32% -> 30%), family 47% -> 50%.
 constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
+// The term compares threads per row, not kernel kinds: it is counted from the widest groups of threads
+// per row the search has (32), so a query too small for even those (below 2k rows) does not find every
+// row kernel slower than on its neighbours. On the 0.1-0.3 MB matrices of the H100 database the best row
+// kernel ran 2.1-2.6x faster than the best hola; the uncounted term had the main set's model choose hola
+// there, 2.6-3.1x slower than the best (twenty-second session).
+constexpr int kWidestThreadsPerRow = 32;
 double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
-  const double there = std::min(1.0, static_cast<double>(neighbour.rows) * v.tpr / kParallelThreads);
-  const double here = std::min(1.0, static_cast<double>(query.rows) * v.tpr / kParallelThreads);
-  return there > 0 && here > 0 ? kParallelExponent * std::log(there / here) : 0.0;
+  auto at = [&](int tpr) {
+    const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);
+    const double here = std::min(1.0, static_cast<double>(query.rows) * tpr / kParallelThreads);
+    return there > 0 && here > 0 ? kParallelExponent * std::log(there / here) : 0.0;
+  };
+  return at(v.tpr) - std::max(0.0, at(kWidestThreadsPerRow));
 }
 
 }  // namespace
@@ -431,9 +470,11 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     }
     return kept;
   };
-  auto near = nearest_with_best(gather(false));
+  auto teachers = gather(false);
+  auto near = nearest_with_best(teachers);
   if (near.empty()) {
-    near = nearest_with_best(gather(true));
+    teachers = gather(true);
+    near = nearest_with_best(teachers);
     out.transferred = true;
   }
   if (near.empty()) return out;
@@ -534,6 +575,31 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       padding_log_ratio[kind].push_back(here > 0 && there > 0 ? std::max(-kPaddingGainLimit, std::log(here / there)) : 0.0);
     }
   }
+  // Relative times carry over between matrices of different sizes only above each launch kind's floor.
+  // From the main set's 6-190 MB matrices hola's 1.2-2x of the best read as 1.2-2x on a 0.2 MB query,
+  // where its floor is 2.4x a row kernel's: the model chose hola there, 2.6-3.1x slower than the best
+  // (H100, twenty-second session). A floor: the fastest the neighbours and the kFloorRecords smallest
+  // records that may teach ran the kind in (an upper bound: only the smallest matrices show it). A variant
+  // is expected at least its floor over the query's best time, estimated from each neighbour's best
+  // scaled by the compulsory bytes, but not below the lowest floor.
+  KindTimes floor_us;
+  floor_us.fill(std::numeric_limits<double>::infinity());
+  for (const auto& p : profiles)
+    for (int kind = 0; kind < kLaunchKinds; ++kind) floor_us[kind] = std::min(floor_us[kind], p.kind_us[kind]);
+  const size_t smallest = std::min(kFloorRecords, teachers.size());
+  std::partial_sort(teachers.begin(), teachers.begin() + smallest, teachers.end(), [](const auto& l, const auto& r) {
+    return l.second->compulsory_bytes < r.second->compulsory_bytes;
+  });
+  for (size_t i = 0; i < smallest; ++i)
+    if (std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == teachers[i].second; }))
+      lower_kind_times(*teachers[i].second, q.deterministic, floor_us);
+  const double lowest_floor = *std::min_element(floor_us.begin(), floor_us.end());
+  std::vector<double> best_here_us(k, 0.0);  // the query's best time as each neighbour's suggests
+  for (size_t j = 0; j < k; ++j) {
+    const MatrixRecord& r = *near[j].second;
+    if (r.compulsory_bytes > 0 && q.compulsory_bytes > 0 && std::isfinite(lowest_floor))
+      best_here_us[j] = std::max(lowest_floor, bests[j]->median_us * q.compulsory_bytes / r.compulsory_bytes);
+  }
   std::vector<double> logs;  // rate()'s per-neighbour log(relative time), reused
   auto rate = [&](std::string_view v) {
     Candidate c;
@@ -541,6 +607,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     std::optional<PolicyForm> form;  // parsed only for a variant some neighbour did not time
     const VariantShape shape = shape_of(v);
     const size_t pair = pair_hash(v);
+    const double floor = floor_us[launch_kind(split_name(v))];
     double mean = 0;
     logs.assign(k, 0.0);
     const double critical_us = critical_path_us(shape, q.features);
@@ -564,6 +631,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         const double held_us = std::max(scaled_us, critical_path_us(shape, r.features));
         if (critical_us > held_us) logs[j] += std::log(critical_us / held_us);
       }
+      if (best_here_us[j] > 0 && std::isfinite(floor)) logs[j] = std::max(logs[j], std::log(floor / best_here_us[j]));
       mean += out.neighbours[j].weight * logs[j];
     }
     double var = 0;

@@ -93,7 +93,9 @@ struct TrainingFilter {
 // only cached on one of 0.25-0.75x the L2). A query in random order whose neighbours were never renumbered
 // gets renumbered twins, expected faster by what renumbering gained on similar scattered matrices. A row
 // kernel on a query of fewer rows x threads per row than ~64k threads is expected slower than on its
-// larger neighbours (latency no longer hidden).
+// larger neighbours (latency no longer hidden), counted from the widest threads per row. A query smaller
+// than its neighbours expects each variant at least its launch kind's floor (row kernel, hola, hisparse:
+// the fastest the nearest and the smallest records ran it in) over its own best time.
 // Construction is free; predict() reads the records it is given.
 class SelectionModel {
  public:

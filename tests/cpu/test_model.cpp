@@ -750,3 +750,52 @@ TEST_CASE("model: a query larger than the L2 gets no cached candidate; a far col
   q.features.mean_distance_from_diagonal = 2.0 * kNarrowOffsetLimit;
   CHECK(narrow_count(model.predict(q)) == 0);
 }
+
+TEST_CASE("model: a query far smaller than its neighbours is expected at least each launch kind's floor") {
+  // Neighbours of 200k rows and twice the L2: hola 5% faster than ELL, csr with 16 threads per row 1.2x
+  // slower. The smallest record (far from the query in shape, so not a neighbour) shows the floors: a row
+  // kernel 3 us, hola 6 us. A query of 500 rows and a hundredth of the L2 runs at the floors: hola is
+  // expected at least 2x a row kernel there, and among row kernels the 16 threads per row come first (a
+  // 500-row query is short of threads even with 32 per row: counted from there, not from the neighbours).
+  // A query as large as the neighbours keeps hola.
+  const std::string hola = "real.f64/hola-aos-aos/hola-256x8-ept4";
+  const std::string csr16 = "real.f64/csr-aos-aos/static-256x8-tpr16";
+  const double l2 = static_cast<double>(test_gpu().l2_bytes);
+  GridDb grids("floors", {{hola, 0.95}, {csr16, 1.2}}, 2.0 * l2);
+  for (const MatrixRecord* r : grids.db.records()) {
+    MatrixRecord large = *r;
+    large.features.rows = large.features.cols = 200000;
+    grids.db.upsert(large);
+  }
+  MatrixRecord tiny = record_of(banded(3000, 7, "tiny_skewed"), "skewed", {{kEll, 1.0}});
+  tiny.features.max_row = 2000 * tiny.features.max_row;
+  tiny.features.empty_rows = tiny.features.rows / 2;
+  tiny.compulsory_bytes = 0.02 * l2;
+  tiny.measurements.clear();
+  for (const auto& [v, us] : std::map<std::string, double>{{kEll, 3.0}, {hola, 6.0}}) {
+    MeasurementRecord m;
+    m.variant = v;
+    m.status = "ok";
+    m.median_us = us;
+    tiny.measurements.push_back(m);
+  }
+  tiny.winner = kEll;
+  grids.db.upsert(tiny);
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const HostMatrix grid = banded(7000, 7, "grid");
+  for (const bool small : {true, false}) {
+    CAPTURE(small);
+    ModelQuery q{compute_features(grid), (small ? 0.01 : 2.0) * l2, "real", Precision::f64, Op::n, false};
+    q.features.rows = q.features.cols = small ? 500 : 200000;
+    q.features.narrow_fits = 0;
+    const Prediction p = model.predict(q);
+    REQUIRE_FALSE(p.empty());
+    for (const auto& n : p.neighbours) CHECK(n.name != "tiny_skewed");
+    CHECK(p.ranked.front().variant == (small ? csr16 : hola));
+    if (small) {
+      const auto h = std::find_if(p.ranked.begin(), p.ranked.end(), [&](const Candidate& c) { return c.variant == hola; });
+      REQUIRE(h != p.ranked.end());
+      CHECK(h->expected_relative >= 6.0 / 3.0 / 1.6);  // its floor over the row kernel's, over csr16's expected
+    }
+  }
+}
