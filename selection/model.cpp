@@ -23,6 +23,7 @@ constexpr double kNearBest = 1.3;                   // a neighbour proposes its 
 constexpr double kResidentLow = 0.25, kResidentHigh = 0.75;  // of the L2: where row kernels load cached
 constexpr double kPaddingGainLimit = 0.2;           // log: a layout padding less on the query gains at most 1.22x
 constexpr size_t kFloorRecords = 3;                 // the smallest records read for the launch floors
+constexpr double kFloorScale = 0.25;                // floors count from neighbours this much larger
 
 double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 // A neighbour's weight at distance d: inverse-square, softened so an exact twin does not silence the others.
@@ -580,8 +581,11 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // where its floor is 2.4x a row kernel's: the model chose hola there, 2.6-3.1x slower than the best
   // (H100, twenty-second session). A floor: the fastest the neighbours and the kFloorRecords smallest
   // records that may teach ran the kind in (an upper bound: only the smallest matrices show it). A variant
-  // is expected at least its floor over the query's best time, estimated from each neighbour's best
-  // scaled by the compulsory bytes, but not below the lowest floor.
+  // is expected at its time on a neighbour (with the corrections below) scaled by the compulsory bytes, or
+  // its kind's floor where that is more, over the query's best time (the neighbour's best scaled alike,
+  // not below the lowest floor). Where neighbours and query are alike in size nothing changes; a query
+  // far smaller than every neighbour has each variant at its floor, and the variants of one kind keep
+  // the order of their relative times (Candidate::scale_free).
   KindTimes floor_us;
   floor_us.fill(std::numeric_limits<double>::infinity());
   for (const auto& p : profiles)
@@ -608,7 +612,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const VariantShape shape = shape_of(v);
     const size_t pair = pair_hash(v);
     const double floor = floor_us[launch_kind(split_name(v))];
-    double mean = 0;
+    double mean = 0, floored = 0;
     logs.assign(k, 0.0);
     const double critical_us = critical_path_us(shape, q.features);
     const auto& padding_logs = padding_log_ratio[static_cast<int>(shape.padding)];
@@ -624,19 +628,25 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       logs[j] += padding_logs[j];
       if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features);
       // The chain of the query's longest row against what the neighbour's time already holds: its time
-      // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour).
-      const MeasurementRecord* best = bests[j];
-      if (critical_us > 0 && best && r.compulsory_bytes > 0) {
-        const double scaled_us = best->median_us * std::exp(logs[j]) * q.compulsory_bytes / r.compulsory_bytes;
-        const double held_us = std::max(scaled_us, critical_path_us(shape, r.features));
+      // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour), and
+      // never less than the kind's floor (the bytes of a 147-row matrix scale a time to 0.01 us, and a
+      // 1 us chain read as 100x slower: the model chose hola for it).
+      const double scaled_us = r.compulsory_bytes > 0 ? bests[j]->median_us * std::exp(logs[j]) * q.compulsory_bytes / r.compulsory_bytes : 0.0;
+      const double kind_floor = std::isfinite(floor) ? floor : 0.0;
+      if (critical_us > 0 && r.compulsory_bytes > 0) {
+        const double held_us = std::max({scaled_us, critical_path_us(shape, r.features), kind_floor});
         if (critical_us > held_us) logs[j] += std::log(critical_us / held_us);
       }
-      if (best_here_us[j] > 0 && std::isfinite(floor)) logs[j] = std::max(logs[j], std::log(floor / best_here_us[j]));
       mean += out.neighbours[j].weight * logs[j];
+      // carried to the query's size: not below the kind's floor, nor below the chain of its longest row
+      floored += out.neighbours[j].weight * (best_here_us[j] > 0 && q.compulsory_bytes < kFloorScale * r.compulsory_bytes
+                                                 ? std::log(std::max({kind_floor, scaled_us, critical_us}) / best_here_us[j])
+                                                 : logs[j]);
     }
     double var = 0;
     for (size_t j = 0; j < k; ++j) var += out.neighbours[j].weight * (logs[j] - mean) * (logs[j] - mean);
-    c.expected_relative = std::exp(mean);
+    c.expected_relative = std::exp(floored);
+    c.scale_free = std::exp(mean);
     c.spread = std::sqrt(var);
     return c;
   };
@@ -653,6 +663,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     std::sort(keys.begin(), keys.end(), [&](const auto& lk, const auto& rk) {
       if (lk.first != rk.first) return lk.first < rk.first;
       const Candidate &l = out.ranked[lk.second], &r = out.ranked[rk.second];
+      if (l.scale_free != r.scale_free) return l.scale_free < r.scale_free;  // at the same floor
       if (l.measured_on != r.measured_on) return l.measured_on > r.measured_on;
       return l.variant < r.variant;
     });
@@ -695,6 +706,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         twin.variant = policy_form(twin.variant).wide + ordering_wanted;
         if (runnable.count(twin.variant)) continue;
         twin.expected_relative /= gain;
+        twin.scale_free /= gain;
         twin.measured_on = 0;
         twin.twin = false;
         made.push_back(twin.variant);

@@ -36,6 +36,8 @@ const std::array<const char*, kModelFeatures>& model_feature_names();
 struct Candidate {
   std::string variant;
   double expected_relative = 0;  // geometric mean of (its time / the best) over the neighbours, weighted
+  // The same before the launch floors: orders candidates that a small query expects at the same floor.
+  double scale_free = 0;
   double spread = 0;             // weighted standard deviation of log(relative time) over the neighbours
   int measured_on = 0;           // neighbours that timed it (the others are estimated from its layout)
   // The narrow twin of a wide candidate, made by the model (neighbours time narrow twins of their own
