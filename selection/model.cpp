@@ -372,6 +372,7 @@ constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
 // kernel ran 2.1-2.6x faster than the best hola; the uncounted term had the main set's model choose hola
 // there, 2.6-3.1x slower than the best (twenty-second session).
 constexpr int kWidestThreadsPerRow = 32;
+constexpr std::string_view kWidestTpr = "32";
 double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
   auto at = [&](int tpr) {
     const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);
@@ -502,17 +503,22 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   const int vector_components = EntryRegistry::instance().contains(q.entry)
                                     ? EntryRegistry::instance().get(q.entry).num_vector_components()
                                     : 1;
-  // Candidates: what any neighbour ran near its best, and each neighbour's best hola variant (balanced by
-  // entries: the fallback for a query whose rows are far more skewed than any neighbour's).
+  // Candidates: what any neighbour ran near its best, each neighbour's best hola variant (balanced by
+  // entries: the fallback for a query whose rows are far more skewed than any neighbour's) and its best
+  // of 32 threads per row (for a small query with long rows: the tiny R-MAT graphs of the H100 database
+  // ran csr with 32 threads per row fastest, 1.2-1.3x faster than hola, and the main set, whose graph is
+  // 60 MB, never ran those near its best).
   // Unordered: the ranking's sort is a total order (its last key is the name), so the order found is moot.
   std::unordered_set<std::string_view> candidates;
   for (const auto& p : profiles) {
-    const std::pair<const std::string_view, double>* hola = nullptr;
+    const std::pair<const std::string_view, double>*hola = nullptr, *widest = nullptr;
     for (const auto& entry : p.log_relative) {
       if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
       if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
+      if (split_name(entry.first).tpr() == kWidestTpr && (!widest || entry.second < widest->second)) widest = &entry;
     }
     if (hola) candidates.insert(hola->first);
+    if (widest) candidates.insert(widest->first);
   }
   // What the query can run, as the tuner would time it: renumbered variants only where renumbering may
   // pay (else two moves of x and y for nothing) and only in the ordering the tuner would try for it (a

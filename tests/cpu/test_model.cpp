@@ -799,3 +799,22 @@ TEST_CASE("model: a query far smaller than its neighbours is expected at least e
     }
   }
 }
+
+TEST_CASE("model: each neighbour's best variant of 32 threads per row is a candidate, for queries of long rows") {
+  // Grids, ELL fastest; csr with 32 threads per row 1.6x slower there (not near their best). A small query
+  // with a row of 400 entries: one thread per row is a 400-step chain, 32 threads a 13-step one.
+  const std::string csr32 = "real.f64/csr-aos-aos/static-256x8-tpr32";
+  const double l2 = static_cast<double>(test_gpu().l2_bytes);
+  const GridDb grids("widest", {{csr32, 1.6}}, 0.01 * l2);
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const HostMatrix grid = banded(7000, 7, "grid");
+  ModelQuery q{compute_features(grid), 0.01 * l2, "real", Precision::f64, Op::n, false};
+  q.features.narrow_fits = 0;
+  const Prediction regular = model.predict(q);
+  REQUIRE_FALSE(regular.empty());
+  CHECK(regular.ranked.front().variant == kEll);
+  q.features.max_row = 400;
+  const Prediction skewed = model.predict(q);
+  REQUIRE_FALSE(skewed.empty());
+  CHECK(skewed.ranked.front().variant == csr32);
+}
