@@ -195,7 +195,7 @@ struct Profile {
   std::unordered_map<std::string_view, double> log_relative;  // timed ("ok")
   std::unordered_map<std::string_view, bool> failed;          // measured but not ok
   std::unordered_map<size_t, double> pair_best;               // best log_relative of the pair (pair_hash)
-  KindTimes kind_us;                                           // fastest time of each launch_kind
+  KindTimes kind_us;  // fastest time of each launch_kind
   Profile() { kind_us.fill(std::numeric_limits<double>::infinity()); }
 };
 
@@ -372,7 +372,6 @@ constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
 // kernel ran 2.1-2.6x faster than the best hola; the uncounted term had the main set's model choose hola
 // there, 2.6-3.1x slower than the best (twenty-second session).
 constexpr int kWidestThreadsPerRow = 32;
-constexpr std::string_view kWidestTpr = "32";
 double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
   auto at = [&](int tpr) {
     const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);
@@ -510,12 +509,14 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // 60 MB, never ran those near its best).
   // Unordered: the ranking's sort is a total order (its last key is the name), so the order found is moot.
   std::unordered_set<std::string_view> candidates;
+  const std::string widest_tpr = std::to_string(kWidestThreadsPerRow);
   for (const auto& p : profiles) {
     const std::pair<const std::string_view, double>*hola = nullptr, *widest = nullptr;
     for (const auto& entry : p.log_relative) {
       if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
       if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
-      if (split_name(entry.first).tpr() == kWidestTpr && (!widest || entry.second < widest->second)) widest = &entry;
+      if (split_name(entry.first).tpr() == widest_tpr && (!widest || entry.second < widest->second))
+        widest = &entry;
     }
     if (hola) candidates.insert(hola->first);
     if (widest) candidates.insert(widest->first);
@@ -595,11 +596,13 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   KindTimes floor_us;
   floor_us.fill(std::numeric_limits<double>::infinity());
   for (const auto& p : profiles)
-    for (int kind = 0; kind < kLaunchKinds; ++kind) floor_us[kind] = std::min(floor_us[kind], p.kind_us[kind]);
+    for (int kind = 0; kind < kLaunchKinds; ++kind)  //
+      floor_us[kind] = std::min(floor_us[kind], p.kind_us[kind]);
   const size_t smallest = std::min(kFloorRecords, teachers.size());
-  std::partial_sort(teachers.begin(), teachers.begin() + smallest, teachers.end(), [](const auto& l, const auto& r) {
+  auto smaller = [](const auto& l, const auto& r) {
     return l.second->compulsory_bytes < r.second->compulsory_bytes;
-  });
+  };
+  std::partial_sort(teachers.begin(), teachers.begin() + smallest, teachers.end(), smaller);
   for (size_t i = 0; i < smallest; ++i)
     if (std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == teachers[i].second; }))
       lower_kind_times(*teachers[i].second, q.deterministic, floor_us);
@@ -637,7 +640,8 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour), and
       // never less than the kind's floor (the bytes of a 147-row matrix scale a time to 0.01 us, and a
       // 1 us chain read as 100x slower: the model chose hola for it).
-      const double scaled_us = r.compulsory_bytes > 0 ? bests[j]->median_us * std::exp(logs[j]) * q.compulsory_bytes / r.compulsory_bytes : 0.0;
+      const double bytes_ratio = r.compulsory_bytes > 0 ? q.compulsory_bytes / r.compulsory_bytes : 0.0;
+      const double scaled_us = bests[j]->median_us * std::exp(logs[j]) * bytes_ratio;
       const double kind_floor = std::isfinite(floor) ? floor : 0.0;
       if (critical_us > 0 && r.compulsory_bytes > 0) {
         const double held_us = std::max({scaled_us, critical_path_us(shape, r.features), kind_floor});
@@ -645,9 +649,11 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       }
       mean += out.neighbours[j].weight * logs[j];
       // carried to the query's size: not below the kind's floor, nor below the chain of its longest row
-      floored += out.neighbours[j].weight * (best_here_us[j] > 0 && q.compulsory_bytes < kFloorScale * r.compulsory_bytes
-                                                 ? std::log(std::max({kind_floor, scaled_us, critical_us}) / best_here_us[j])
-                                                 : logs[j]);
+      const bool far_larger = bytes_ratio < kFloorScale;
+      floored += out.neighbours[j].weight *
+                 (best_here_us[j] > 0 && far_larger
+                      ? std::log(std::max({kind_floor, scaled_us, critical_us}) / best_here_us[j])
+                      : logs[j]);
     }
     double var = 0;
     for (size_t j = 0; j < k; ++j) var += out.neighbours[j].weight * (logs[j] - mean) * (logs[j] - mean);
