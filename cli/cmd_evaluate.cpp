@@ -186,6 +186,7 @@ int run_evaluate(const std::vector<std::string>& args) {
       ("quick-k", po::value<int>()->default_value(0), "groups (or layout pairs) of quick tuning's first round (0: the plan's default, 5 or 16)")
       ("quick-plan", po::value<std::string>()->default_value("groups"), "quick tuning's plan: groups or pairs (tune --help says what each does)")
       ("no-quick-grid", "quick tuning without its schedule grid rounds around the fastest")
+      ("no-quick-timing", "on the GPU, time the first choices (model, rule of thumb, nearest winner) only, not what quick tuning's rounds lack (they take most of the time on many matrices)")
       ("no-measure", "time nothing: predictions the search never timed are reported as not timed")
       ("no-cusparse", "do not time cuSPARSE")
       ("budget", po::value<std::string>(), "stop timing after this long (e.g. 7m) and score what is timed; a rerun goes on from the database")
@@ -207,6 +208,7 @@ int run_evaluate(const std::vector<std::string>& args) {
   base.quick_pairs = vm["quick-k"].as<int>();
   base.quick_plan = parse_quick_plan_kind(vm["quick-plan"].as<std::string>());
   base.quick_grid = !vm.count("no-quick-grid");
+  base.time_quick = !vm.count("no-quick-timing");
   if (base.quick_pairs < 0) throw InvalidArgument("--quick-k must be 0 (the default) or more");
   const bool offline = vm.count("database") > 0;
   const bool measure = !offline && !vm.count("no-measure");

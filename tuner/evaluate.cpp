@@ -169,7 +169,8 @@ std::vector<MissingTimes> Evaluation::missing(const TuningDatabase& db, const st
     want(p.rule);
     want(p.nearest_winner);
     // Quick tuning's later rounds depend on the earlier rounds' times: asked for once those are there.
-    for (const auto& v : quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes).next_wanted) want(v);
+    if (options_.time_quick)
+      for (const auto& v : quick_walk(p.quick, plan_, *r, options_.limits, options_.l2_bytes).next_wanted) want(v);
     if (!m.variants.empty()) out.push_back(std::move(m));
   }
   return out;

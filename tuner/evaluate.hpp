@@ -24,6 +24,7 @@ struct EvaluationOptions {
   int quick_pairs = 0;     // groups or layout pairs of quick tuning's first round (0: QuickPlan's default)
   QuickPlanKind quick_plan = QuickPlanKind::groups;
   bool quick_grid = true;  // quick tuning's schedule grid rounds
+  bool time_quick = true;  // on the GPU, also time what quick tuning's rounds lack (missing())
   long long l2_bytes = 0;  // of the database's GPU
   ScheduleLimits limits;   // of the database's GPU (the rule of thumb's schedule)
 };

@@ -371,6 +371,19 @@ TEST_CASE("model: the evaluation scores every predictor and lists what the searc
   REQUIRE(row != rows2.end());
   CHECK(row->model.status == "not timed");
   CHECK_FALSE(row->model.relative);
+  // Without quick tuning's rounds (--no-quick-timing): the first choices only, the model's among them.
+  EvaluationOptions first_only = o;
+  first_only.time_quick = false;
+  const Evaluation firsts(t.db, first_only);
+  const auto cut_firsts = firsts.missing(t.db, cut.hash);
+  REQUIRE_FALSE(cut_firsts.empty());
+  for (const auto& m : cut_firsts)
+    for (const auto& v : m.variants) {
+      CAPTURE(v);
+      CHECK((v == row->model.variant || v == row->rule.variant || v == row->nearest_winner.variant));
+    }
+  CHECK(std::find(cut_firsts.front().variants.begin(), cut_firsts.front().variants.end(), chosen) !=
+        cut_firsts.front().variants.end());
   EvaluationOptions bad = o;
   bad.holdout = "planet";
   CHECK_THROWS_AS(Evaluation(t.db, bad), InvalidArgument);
