@@ -714,8 +714,10 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       for (size_t i = 0; i < seeds; ++i) {
         if (!split_name(out.ranked[i].variant).ordering.empty()) continue;
         Candidate twin = out.ranked[i];
-        // wide: whether the renumbered columns fit 16 bits is not known before renumbering
-        twin.variant = policy_form(twin.variant).wide + ordering_wanted;
+        // narrow where the layout has that form, as the renumbered fastest that the gain was learnt from
+        // mostly are (run-time selection falls back to the wide twin where the renumbered columns do not fit)
+        const PolicyForm form = policy_form(twin.variant);
+        twin.variant = (form.narrow_twin.empty() ? form.wide : form.narrow_twin) + ordering_wanted;
         if (runnable.count(twin.variant)) continue;
         twin.expected_relative /= gain;
         twin.scale_free /= gain;
