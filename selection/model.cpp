@@ -12,9 +12,13 @@
 
 #include "core/entry_type.hpp"
 #include "generator/source_gen.hpp"
+#include "selection/model_terms.hpp"
+#include "selection/variant_text.hpp"
 
 namespace jitsparse {
 namespace {
+
+using namespace model_detail;
 
 constexpr double kFailedLog = 1.3862943611198906;  // log(4): a variant that failed on a neighbour
 constexpr double kUnknownLog = 0.6931471805599453;  // log(2): nothing of its layout was timed there
@@ -30,154 +34,8 @@ double lg(double v) { return std::log2(1.0 + std::max(0.0, v)); }
 double neighbour_weight(double d) { return 1.0 / ((d + 0.2) * (d + 0.2)); }
 double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
-// A variant name's parts, views into it: "entry.prec/layout/schedule[/op-kind][@ordering]" (Variant::name).
-// Textual, for speed: the model reads thousands of names per prediction.
-struct NameParts {
-  std::string_view head;      // "entry.prec/"
-  std::string_view layout, schedule;
-  std::string_view kind;      // "t-atomic" (empty for op n)
-  std::string_view ordering;  // "@rcm" (empty when not renumbered)
-  std::string_view rest;      // everything after the schedule
-  bool ok = false;            // the name had an entry, a layout and a schedule
-  bool narrow() const { return ends_with(layout, "-d16"); }
-  // Threads per row: the digits after "-tpr", "1" without, empty for hola (whose schedules the search
-  // sweeps together).
-  std::string_view tpr() const {
-    if (schedule.rfind("hola", 0) == 0) return {};
-    const size_t t = schedule.find("-tpr");
-    if (t == std::string_view::npos) return "1";
-    const std::string_view digits = schedule.substr(t + 4);
-    return digits.substr(0, digits.find_first_not_of("0123456789"));
-  }
-};
-
-NameParts split_name(std::string_view v) {
-  NameParts n;
-  const size_t a = v.find('/'), b = a == std::string_view::npos ? a : v.find('/', a + 1);
-  if (b == std::string_view::npos) return n;
-  const size_t at = v.find('@', b + 1);
-  const std::string_view body = v.substr(0, at);
-  const size_t c = body.find('/', b + 1);
-  n.head = v.substr(0, a + 1);
-  n.layout = v.substr(a + 1, b - a - 1);
-  n.schedule = body.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
-  n.kind = c == std::string_view::npos ? std::string_view() : body.substr(c + 1);
-  n.ordering = at == std::string_view::npos ? std::string_view() : v.substr(at);
-  n.rest = v.substr(b + 1 + n.schedule.size());
-  n.ok = true;
-  return n;
-}
-
-// The parts of a variant's pair key (variant_pair_key): its layout, what follows "-tpr" in the schedule
-// ("1" without, empty for hola) and the transpose kind, each as the name's text up to the next '/'. So a
-// renumbering suffix or a policy suffix after "-tprN" ("-tpr4-cached", "-tpr4@rcm") makes a pair of its
-// own while the same suffix without "-tpr" does not: a known inconsistency, kept because quick tuning's
-// rounds and the evaluated databases were measured with it (a consistent key moved quick tuning from
-// 93% / 72% to 89% / 66% within 10% / 3% offline, partly on variants the database never timed).
-struct PairParts {
-  std::string_view layout, tpr, kind;
-  bool ok = false;
-};
-
-PairParts pair_parts(std::string_view variant) {
-  PairParts p;
-  const NameParts n = split_name(variant);
-  if (!n.ok) return p;
-  p.layout = n.layout;
-  // the schedule and kind as far as the next '/': the ordering goes with the last of them
-  const std::string_view with_ordering =
-      std::string_view((n.kind.empty() ? n.schedule : n.kind).data(), (n.kind.empty() ? n.schedule : n.kind).size() + n.ordering.size());
-  const std::string_view schedule = n.kind.empty() ? with_ordering : n.schedule;
-  p.kind = n.kind.empty() ? std::string_view() : with_ordering;
-  p.tpr = "1";
-  if (const size_t t = schedule.find("-tpr"); t != std::string_view::npos) p.tpr = schedule.substr(t + 4);
-  if (schedule.rfind("hola", 0) == 0) p.tpr = "";
-  p.ok = true;
-  return p;
-}
-
-// variant_pair_key as a hash, without building the string (the model takes one per measurement of every
-// neighbour: thousands per prediction).
-size_t pair_hash(std::string_view variant) {
-  const PairParts p = pair_parts(variant);
-  const std::hash<std::string_view> h;
-  if (!p.ok) return h(variant);
-  size_t k = h(p.layout);
-  k ^= h(p.tpr) + 0x9e3779b97f4a7c15ULL + (k << 6) + (k >> 2);
-  k ^= h(p.kind) + 0x9e3779b97f4a7c15ULL + (k << 6) + (k >> 2);
-  return k;
-}
-
-// The tuner's last stage (policy_twins) times twins of its fastest variants that differ only in narrow
-// column indices (-d16 on the layout), cached loads (-cached) or unrolling (-uN on the schedule). A
-// variant's form: whether it is narrow, its wide twin, its base (all three policies removed: the variant
-// the twins were made from) and, where the layout has a narrow form, its narrow twin.
-struct PolicyForm {
-  std::string wide, base, narrow_twin;  // narrow_twin: empty unless the layout has a narrow form
-  bool narrow = false;
-};
-
 // How many of the first wide candidates get their narrow twin rated (SelectionModel::predict).
 constexpr size_t kTwinSeeds = 8;
-
-PolicyForm policy_form(std::string_view v) {
-  PolicyForm f;
-  const NameParts n = split_name(v);
-  if (!n.ok) {
-    f.wide = f.base = std::string(v);
-    return f;
-  }
-  f.narrow = n.narrow();
-  std::string_view layout = n.layout;
-  if (f.narrow) layout.remove_suffix(4);
-  const std::string_view outer = layout.substr(0, layout.find('-'));
-  const bool can_be_narrow = outer == "csr" || outer == "ell" || outer.rfind("sell", 0) == 0;
-  std::string_view plain = n.schedule;
-  if (ends_with(plain, "-cached")) plain.remove_suffix(7);
-  if (const size_t u = plain.rfind("-u"); u != std::string_view::npos && u + 2 < plain.size() &&
-                                          plain.find_first_not_of("0123456789", u + 2) == std::string_view::npos)
-    plain = plain.substr(0, u);
-  const std::string head(n.head), wide_layout(layout), schedule(n.schedule), rest(n.rest);
-  f.wide = head + wide_layout + "/" + schedule + rest;
-  f.base = head + wide_layout + "/" + std::string(plain) + rest;
-  if (can_be_narrow) f.narrow_twin = head + wide_layout + "-d16/" + schedule + rest;
-  return f;
-}
-
-// A narrow twin's expected log(time / its wide twin's) where it was not timed: a share of log(bytes with
-// 16-bit column offsets / bytes with 32-bit columns) (the matrix arrays and the vectors, read once). In
-// the H100 training database (1,000 twin pairs timed) the gain was 55-60% of the bytes' on matrices of
-// L2 size and more and none (+2.5%, median) on those below a quarter of L2, which are latency-bound:
-// the share rises from 0 at L2 / 4 to 0.6 at L2.
-double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes, int components,
-                        int vector_components, Precision p) {
-  if (f.nnz <= 0 || l2_bytes <= 0) return 0;
-  const double s = scalar_bytes(p), vectors = (f.rows + f.cols) * vector_components * s;
-  const double nnz = static_cast<double>(f.nnz), rows = static_cast<double>(f.rows);
-  const double bytes =
-      std::log((nnz * (components * s + 2) + 4 * rows + vectors) / (nnz * (components * s + 4) + 4 * rows + vectors));
-  const double against_l2 = std::log2(std::max(compulsory_bytes, 1.0) / static_cast<double>(l2_bytes));
-  return bytes * 0.6 * std::clamp((against_l2 + 2.0) / 2.0, 0.0, 1.0);
-}
-
-// What a variant launches per product, which sets a time it cannot go below however small the matrix: a
-// row kernel (static or dynamic schedule: one kernel), hola (a kernel finding each block's first row,
-// then the product), hisparse (work lists per node type). On the H100 the fastest row kernel of a
-// 0.1-0.3 MB matrix took 1.5-1.7 us and the fastest hola 3.5-4.5 us; of the main set's 6-13 MB matrices
-// 2.8-4.2 us and 5.5-10.8 us (twenty-second session). A renumbered variant counts as its plain kind: the
-// tuner renumbers only large scattered matrices, whose times say nothing of a floor.
-constexpr int kLaunchKinds = 4;
-int launch_kind(const NameParts& n) {
-  if (n.schedule.rfind("dynamic", 0) == 0) return 1;
-  if (n.schedule.rfind("hola", 0) == 0) return 2;
-  if (n.schedule.rfind("hisparse", 0) == 0 || n.layout.rfind("hisparse", 0) == 0) return 3;
-  return 0;  // static
-}
-using KindTimes = std::array<double, kLaunchKinds>;
 
 // Lowers `times` to a record's fastest time of each launch kind, as its search measured them.
 void lower_kind_times(const MatrixRecord& r, bool deterministic, KindTimes& times) {
@@ -251,54 +109,6 @@ double estimate(const Profile& p, std::string_view variant, size_t pair, const P
   return kUnknownLog;
 }
 
-// What the model's corrections read from a variant's name, parsed once per candidate.
-struct VariantShape {
-  enum class Padding { none, ell, sell, sorted_sell } padding = Padding::none;
-  bool row_family = false;  // a static or dynamic schedule: a group of threads per row
-  int tpr = 1;
-};
-
-VariantShape shape_of(std::string_view variant) {
-  VariantShape v;
-  const NameParts n = split_name(variant);
-  if (!n.ok) return v;
-  const std::string_view outer = n.layout.substr(0, n.layout.find('-'));
-  if (outer == "ell") v.padding = VariantShape::Padding::ell;
-  else if (outer == "sell16" || outer == "sell32") v.padding = VariantShape::Padding::sell;
-  else if (outer.rfind("sell", 0) == 0) v.padding = VariantShape::Padding::sorted_sell;
-  v.row_family = n.schedule.rfind("static", 0) == 0 || n.schedule.rfind("dynamic", 0) == 0;
-  if (v.row_family) v.tpr = std::max(1, std::atoi(std::string(n.tpr()).c_str()));
-  return v;
-}
-
-// Bytes a variant's layout reads per compulsory byte of a matrix: padding multiplies the entry and column
-// bytes (ell: longest row / mean row; sell: the sampled padding of sell32; sorted sell: that of
-// sell32s256; csr, hola, hisparse: none). 0 when the features do not say (older records).
-double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p) {
-  if (f.nnz <= 0 || f.mean_row <= 0) return 0;
-  double padding = 1;
-  if (v.padding == VariantShape::Padding::ell)
-    padding = static_cast<double>(f.max_row) / f.mean_row;
-  else if (v.padding == VariantShape::Padding::sell)
-    padding = f.sell_padding;
-  else if (v.padding == VariantShape::Padding::sorted_sell)
-    padding = f.sorted_sell_padding;
-  if (padding <= 0) return 0;
-  const double s = scalar_bytes(p), entry = components * s + 4, vectors = (f.rows + f.cols) * vector_components * s;
-  return (padding * f.nnz * entry + vectors) / (f.nnz * entry + vectors);
-}
-
-// A row-family kernel (csr, ell, sell) gives each row to one group of threads per row, so the longest row
-// is a chain of max_row / tpr steps that no other work hides: a lower bound on its time. The step,
-// 0.2 us, is what csr with 4 threads per row took on the longest row of a 1.2M-vertex R-MAT graph on the
-// H100 (41,101 entries in 2.3 ms); a rough figure that only needs to flag the hopeless cases. Hola and
-// hisparse balance entries instead: 0.
-constexpr double kSerialStepUs = 0.2;
-double critical_path_us(const VariantShape& v, const MatrixFeatures& f) {
-  if (!v.row_family) return 0;
-  return static_cast<double>(f.max_row) / v.tpr * kSerialStepUs;
-}
-
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
 bool any_renumbered(const std::vector<Profile>& profiles, std::string_view ordering) {
   for (const auto& p : profiles)
@@ -356,29 +166,6 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
     weights += w;
   }
   return std::exp(sum / weights);
-}
-
-// A row kernel runs rows x threads-per-row threads. With fewer than kParallelThreads the GPU has too few
-// loads in flight to hide their latency, and the time grows as the threads fall: by the fourth root of
-// the ratio (kParallelExponent). Best variants of the H100 database keep rows x threads per row at about
-// 50k-150k on meshes (tpr 8-16 below 10k rows, 2-4 at 20-60k, 1-2 above). Without the term the main set's
-// model proposed its 12-190 MB neighbours' 2-4 threads per row for 4k-row queries (1.5-2.5x slower).
-// The two constants were chosen on the holdouts of the twenty-first session's database (offline): main set
-// 47% -> 53% within 10%, leave one matrix out 72% -> 75% (within 3%: 32% -> 30%), family 47% -> 50%.
-constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
-// The term compares threads per row, not kernel kinds: it is counted from the widest groups of threads
-// per row the search has (32), so a query too small for even those (below 2k rows) does not find every
-// row kernel slower than on its neighbours. On the 0.1-0.3 MB matrices of the H100 database the best row
-// kernel ran 2.1-2.6x faster than the best hola; the uncounted term had the main set's model choose hola
-// there, 2.6-3.1x slower than the best (twenty-second session).
-constexpr int kWidestThreadsPerRow = 32;
-double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
-  auto at = [&](int tpr) {
-    const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);
-    const double here = std::min(1.0, static_cast<double>(query.rows) * tpr / kParallelThreads);
-    return there > 0 && here > 0 ? kParallelExponent * std::log(there / here) : 0.0;
-  };
-  return at(v.tpr) - std::max(0.0, at(kWidestThreadsPerRow));
 }
 
 }  // namespace

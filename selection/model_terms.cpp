@@ -1,0 +1,47 @@
+#include "selection/model_terms.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jitsparse::model_detail {
+
+double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes, int components,
+                        int vector_components, Precision p) {
+  if (f.nnz <= 0 || l2_bytes <= 0) return 0;
+  const double s = scalar_bytes(p), vectors = (f.rows + f.cols) * vector_components * s;
+  const double nnz = static_cast<double>(f.nnz), rows = static_cast<double>(f.rows);
+  const double bytes =
+      std::log((nnz * (components * s + 2) + 4 * rows + vectors) / (nnz * (components * s + 4) + 4 * rows + vectors));
+  const double against_l2 = std::log2(std::max(compulsory_bytes, 1.0) / static_cast<double>(l2_bytes));
+  return bytes * 0.6 * std::clamp((against_l2 + 2.0) / 2.0, 0.0, 1.0);
+}
+
+double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p) {
+  if (f.nnz <= 0 || f.mean_row <= 0) return 0;
+  double padding = 1;
+  if (v.padding == VariantShape::Padding::ell)
+    padding = static_cast<double>(f.max_row) / f.mean_row;
+  else if (v.padding == VariantShape::Padding::sell)
+    padding = f.sell_padding;
+  else if (v.padding == VariantShape::Padding::sorted_sell)
+    padding = f.sorted_sell_padding;
+  if (padding <= 0) return 0;
+  const double s = scalar_bytes(p), entry = components * s + 4, vectors = (f.rows + f.cols) * vector_components * s;
+  return (padding * f.nnz * entry + vectors) / (f.nnz * entry + vectors);
+}
+
+double critical_path_us(const VariantShape& v, const MatrixFeatures& f) {
+  if (!v.row_family) return 0;
+  return static_cast<double>(f.max_row) / v.tpr * kSerialStepUs;
+}
+
+double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
+  auto at = [&](int tpr) {
+    const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);
+    const double here = std::min(1.0, static_cast<double>(query.rows) * tpr / kParallelThreads);
+    return there > 0 && here > 0 ? kParallelExponent * std::log(there / here) : 0.0;
+  };
+  return at(v.tpr) - std::max(0.0, at(kWidestThreadsPerRow));
+}
+
+}  // namespace jitsparse::model_detail

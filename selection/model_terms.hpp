@@ -1,0 +1,50 @@
+#pragma once
+// The selection model's corrections of a neighbour's time for the query's shape: what padding, narrow
+// column offsets, the longest row and the threads in flight change between two matrices.
+#include "core/features.hpp"
+#include "core/precision.hpp"
+#include "selection/variant_text.hpp"
+
+namespace jitsparse::model_detail {
+
+// A narrow twin's expected log(time / its wide twin's) where it was not timed: a share of log(bytes with
+// 16-bit column offsets / bytes with 32-bit columns) (the matrix arrays and the vectors, read once). In
+// the H100 training database (1,000 twin pairs timed) the gain was 55-60% of the bytes' on matrices of
+// L2 size and more and none (+2.5%, median) on those below a quarter of L2, which are latency-bound:
+// the share rises from 0 at L2 / 4 to 0.6 at L2.
+double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes, int components,
+                        int vector_components, Precision p);
+
+// Bytes a variant's layout reads per compulsory byte of a matrix: padding multiplies the entry and column
+// bytes (ell: longest row / mean row; sell: the sampled padding of sell32; sorted sell: that of
+// sell32s256; csr, hola, hisparse: none). 0 when the features do not say (older records).
+double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p);
+
+// A row-family kernel (csr, ell, sell) gives each row to one group of threads per row, so the longest row
+// is a chain of max_row / tpr steps that no other work hides: a lower bound on its time. The step,
+// 0.2 us, is what csr with 4 threads per row took on the longest row of a 1.2M-vertex R-MAT graph on the
+// H100 (41,101 entries in 2.3 ms); a rough figure that only needs to flag the hopeless cases. Hola and
+// hisparse balance entries instead: 0.
+constexpr double kSerialStepUs = 0.2;
+
+double critical_path_us(const VariantShape& v, const MatrixFeatures& f);
+
+// A row kernel runs rows x threads-per-row threads. With fewer than kParallelThreads the GPU has too few
+// loads in flight to hide their latency, and the time grows as the threads fall: by the fourth root of
+// the ratio (kParallelExponent). Best variants of the H100 database keep rows x threads per row at about
+// 50k-150k on meshes (tpr 8-16 below 10k rows, 2-4 at 20-60k, 1-2 above). Without the term the main set's
+// model proposed its 12-190 MB neighbours' 2-4 threads per row for 4k-row queries (1.5-2.5x slower).
+// The two constants were chosen on the holdouts of the twenty-first session's database (offline): main set
+// 47% -> 53% within 10%, leave one matrix out 72% -> 75% (within 3%: 32% -> 30%), family 47% -> 50%.
+constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
+
+// The term compares threads per row, not kernel kinds: it is counted from the widest groups of threads
+// per row the search has (32), so a query too small for even those (below 2k rows) does not find every
+// row kernel slower than on its neighbours. On the 0.1-0.3 MB matrices of the H100 database the best row
+// kernel ran 2.1-2.6x faster than the best hola; the uncounted term had the main set's model choose hola
+// there, 2.6-3.1x slower than the best (twenty-second session).
+constexpr int kWidestThreadsPerRow = 32;
+
+double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query);
+
+}  // namespace jitsparse::model_detail
