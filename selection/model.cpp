@@ -109,6 +109,52 @@ double estimate(const Profile& p, std::string_view variant, size_t pair, const P
   return kUnknownLog;
 }
 
+// The candidates the neighbours propose: what any of them ran near its best, each one's best hola variant
+// (balanced by entries: the fallback for a query whose rows are far more skewed than any neighbour's) and
+// its best of 32 threads per row (for a small query with long rows: the tiny R-MAT graphs of the H100
+// database ran csr with 32 threads per row fastest, 1.2-1.3x faster than hola, and the main set, whose
+// graph is 60 MB, never ran those near its best). Unordered: the ranking's sort is a total order (its last
+// key is the name), so the order found is moot.
+std::unordered_set<std::string_view> proposed_variants(const std::vector<Profile>& profiles) {
+  std::unordered_set<std::string_view> candidates;
+  const std::string widest_tpr = std::to_string(kWidestThreadsPerRow);
+  for (const auto& p : profiles) {
+    const std::pair<const std::string_view, double>*hola = nullptr, *widest = nullptr;
+    for (const auto& entry : p.log_relative) {
+      if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
+      if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
+      if (split_name(entry.first).tpr() == widest_tpr && (!widest || entry.second < widest->second))
+        widest = &entry;
+    }
+    if (hola) candidates.insert(hola->first);
+    if (widest) candidates.insert(widest->first);
+  }
+  return candidates;
+}
+
+using Neighbours = std::vector<std::pair<double, const MatrixRecord*>>;  // (distance, record)
+
+// Each launch kind's floor: the fastest that the neighbours (their profiles) and the kFloorRecords smallest
+// of the records that may teach ran it in (an upper bound of the true floor, which only the smallest
+// matrices show); infinite for a kind none of them ran.
+KindTimes launch_floors(const std::vector<Profile>& profiles, const Neighbours& near, Neighbours teachers,
+                        bool deterministic) {
+  KindTimes floor_us;
+  floor_us.fill(std::numeric_limits<double>::infinity());
+  for (const auto& p : profiles)
+    for (int kind = 0; kind < kLaunchKinds; ++kind)  //
+      floor_us[kind] = std::min(floor_us[kind], p.kind_us[kind]);
+  const size_t smallest = std::min(kFloorRecords, teachers.size());
+  auto smaller = [](const auto& l, const auto& r) {
+    return l.second->compulsory_bytes < r.second->compulsory_bytes;
+  };
+  std::partial_sort(teachers.begin(), teachers.begin() + smallest, teachers.end(), smaller);
+  for (size_t i = 0; i < smallest; ++i)
+    if (std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == teachers[i].second; }))
+      lower_kind_times(*teachers[i].second, deterministic, floor_us);
+  return floor_us;
+}
+
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
 bool any_renumbered(const std::vector<Profile>& profiles, std::string_view ordering) {
   for (const auto& p : profiles)
@@ -232,7 +278,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     return filter.learn_only_prefix.empty() || r.domain.rfind(filter.learn_only_prefix, 0) == 0;
   };
   auto gather = [&](bool transfer) {
-    std::vector<std::pair<double, const MatrixRecord*>> near;
+    Neighbours near;
     for (const MatrixRecord* r : db_.records()) {
       if ((r->entry == q.entry) == transfer || !may_teach(*r)) continue;
       int components = q.components;
@@ -249,9 +295,9 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   };
   // The nearest records that have a search best, looked for in distance order (finding a record's best
   // walks all its measurements: too slow to do for every record).
-  auto nearest_with_best = [&](std::vector<std::pair<double, const MatrixRecord*>> all) {
+  auto nearest_with_best = [&](Neighbours all) {
     std::sort(all.begin(), all.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
-    std::vector<std::pair<double, const MatrixRecord*>> kept;
+    Neighbours kept;
     for (const auto& n : all) {
       if (kept.size() >= static_cast<size_t>(neighbours_)) break;
       if (search_best(*n.second, q.deterministic)) kept.push_back(n);
@@ -289,25 +335,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   const int vector_components = EntryRegistry::instance().contains(q.entry)
                                     ? EntryRegistry::instance().get(q.entry).num_vector_components()
                                     : 1;
-  // Candidates: what any neighbour ran near its best, each neighbour's best hola variant (balanced by
-  // entries: the fallback for a query whose rows are far more skewed than any neighbour's) and its best
-  // of 32 threads per row (for a small query with long rows: the tiny R-MAT graphs of the H100 database
-  // ran csr with 32 threads per row fastest, 1.2-1.3x faster than hola, and the main set, whose graph is
-  // 60 MB, never ran those near its best).
-  // Unordered: the ranking's sort is a total order (its last key is the name), so the order found is moot.
-  std::unordered_set<std::string_view> candidates;
-  const std::string widest_tpr = std::to_string(kWidestThreadsPerRow);
-  for (const auto& p : profiles) {
-    const std::pair<const std::string_view, double>*hola = nullptr, *widest = nullptr;
-    for (const auto& entry : p.log_relative) {
-      if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
-      if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
-      if (split_name(entry.first).tpr() == widest_tpr && (!widest || entry.second < widest->second))
-        widest = &entry;
-    }
-    if (hola) candidates.insert(hola->first);
-    if (widest) candidates.insert(widest->first);
-  }
+  const std::unordered_set<std::string_view> candidates = proposed_variants(profiles);
   // What the query can run, as the tuner would time it: renumbered variants only where renumbering may
   // pay (else two moves of x and y for nothing) and only in the ordering the tuner would try for it (a
   // graph's @degree would scramble a mesh), narrow ones only where the columns may fit 16 bits (else
@@ -373,26 +401,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // Relative times carry over between matrices of different sizes only above each launch kind's floor.
   // From the main set's 6-190 MB matrices hola's 1.2-2x of the best read as 1.2-2x on a 0.2 MB query,
   // where its floor is 2.4x a row kernel's: the model chose hola there, 2.6-3.1x slower than the best
-  // (H100, twenty-second session). A floor: the fastest the neighbours and the kFloorRecords smallest
-  // records that may teach ran the kind in (an upper bound: only the smallest matrices show it). A variant
-  // is expected at its time on a neighbour (with the corrections below) scaled by the compulsory bytes, or
+  // (H100, twenty-second session). A variant is expected at its time on a neighbour (with the corrections below) scaled by the compulsory bytes, or
   // its kind's floor where that is more, over the query's best time (the neighbour's best scaled alike,
   // not below the lowest floor). Where neighbours and query are alike in size nothing changes; a query
   // far smaller than every neighbour has each variant at its floor, and the variants of one kind keep
   // the order of their relative times (Candidate::scale_free).
-  KindTimes floor_us;
-  floor_us.fill(std::numeric_limits<double>::infinity());
-  for (const auto& p : profiles)
-    for (int kind = 0; kind < kLaunchKinds; ++kind)  //
-      floor_us[kind] = std::min(floor_us[kind], p.kind_us[kind]);
-  const size_t smallest = std::min(kFloorRecords, teachers.size());
-  auto smaller = [](const auto& l, const auto& r) {
-    return l.second->compulsory_bytes < r.second->compulsory_bytes;
-  };
-  std::partial_sort(teachers.begin(), teachers.begin() + smallest, teachers.end(), smaller);
-  for (size_t i = 0; i < smallest; ++i)
-    if (std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == teachers[i].second; }))
-      lower_kind_times(*teachers[i].second, q.deterministic, floor_us);
+  const KindTimes floor_us = launch_floors(profiles, near, std::move(teachers), q.deterministic);
   const double lowest_floor = *std::min_element(floor_us.begin(), floor_us.end());
   std::vector<double> best_here_us(k, 0.0);  // the query's best time as each neighbour's suggests
   for (size_t j = 0; j < k; ++j) {
