@@ -37,10 +37,17 @@ double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 // How many of the first wide candidates get their narrow twin rated (SelectionModel::predict).
 constexpr size_t kTwinSeeds = 8;
 
+// Whether the model may learn from a measurement: the search's own (not what jitsparse evaluate added since:
+// the model must see a record as the search left it, or a second evaluation would predict from what the
+// first measured), of a variant the query may run.
+bool search_measured(const MeasurementRecord& m, bool deterministic) {
+  return m.origin.empty() && (!deterministic || m.deterministic());
+}
+
 // Lowers `times` to a record's fastest time of each launch kind, as its search measured them.
 void lower_kind_times(const MatrixRecord& r, bool deterministic, KindTimes& times) {
   for (const auto& m : r.measurements)
-    if (m.ok() && m.origin.empty() && m.median_us > 0 && (!deterministic || m.deterministic())) {
+    if (m.ok() && m.median_us > 0 && search_measured(m, deterministic)) {
       double& t = times[launch_kind(split_name(m.variant))];
       t = std::min(t, m.median_us);
     }
@@ -57,12 +64,11 @@ struct Profile {
   Profile() { kind_us.fill(std::numeric_limits<double>::infinity()); }
 };
 
-// The fastest of what the search measured (not what jitsparse evaluate added since: the model must see the
-// record as the search left it, or a second evaluation would predict from what the first measured).
+// The fastest of what the search measured.
 const MeasurementRecord* search_best(const MatrixRecord& r, bool deterministic) {
   const MeasurementRecord* b = nullptr;
   for (const auto& m : r.measurements)
-    if (m.ok() && m.origin.empty() && (!deterministic || m.deterministic()) && (!b || m.median_us < b->median_us))
+    if (m.ok() && search_measured(m, deterministic) && (!b || m.median_us < b->median_us))
       b = &m;
   return b;
 }
@@ -80,7 +86,7 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
   if (!best || best->median_us <= 0) return;
   p.log_relative.reserve(r.measurements.size());
   for (const auto& m : r.measurements) {
-    if (!m.origin.empty() || (deterministic && !m.deterministic())) continue;  // the search's measurements only
+    if (!search_measured(m, deterministic)) continue;
     if (!m.ok() || m.median_us <= 0) {
       if (m.status.rfind("skipped", 0) != 0) p.failed[renamed(m.variant)] = true;
       continue;
@@ -88,9 +94,10 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
     const double l = std::log(m.median_us / best->median_us);
     const std::string_view v = renamed(m.variant);
     p.log_relative[v] = l;
-    auto [it, fresh] = p.pair_best.emplace(pair_hash(v), l);
+    const NameParts n = split_name(v);  // once: the pair and the launch kind read it
+    auto [it, fresh] = p.pair_best.emplace(pair_hash(v, n), l);
     if (!fresh) it->second = std::min(it->second, l);
-    double& kind = p.kind_us[launch_kind(split_name(v))];
+    double& kind = p.kind_us[launch_kind(n)];
     kind = std::min(kind, m.median_us);
   }
 }
@@ -186,7 +193,7 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
       continue;
     double plain = 0, renumbered = 0;
     for (const auto& m : r->measurements) {
-      if (!m.ok() || !m.origin.empty() || m.median_us <= 0 || (deterministic && !m.deterministic())) continue;
+      if (!m.ok() || m.median_us <= 0 || !search_measured(m, deterministic)) continue;
       const bool in_ordering = ends_with(m.variant, suffix);
       if (!in_ordering && m.variant.find('@') != std::string::npos) continue;  // another ordering
       double& best = in_ordering ? renumbered : plain;
@@ -419,9 +426,10 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     Candidate c;
     c.variant = std::string(v);
     std::optional<PolicyForm> form;  // parsed only for a variant some neighbour did not time
-    const VariantShape shape = shape_of(v);
-    const size_t pair = pair_hash(v);
-    const double floor = floor_us[launch_kind(split_name(v))];
+    const NameParts name = split_name(v);
+    const VariantShape shape = shape_of(name);
+    const size_t pair = pair_hash(v, name);
+    const double floor = floor_us[launch_kind(name)];
     double mean = 0, floored = 0;
     logs.assign(k, 0.0);
     const double critical_us = critical_path_us(shape, q.features);

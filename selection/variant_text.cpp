@@ -27,9 +27,10 @@ NameParts split_name(std::string_view v) {
   return n;
 }
 
-PairParts pair_parts(std::string_view variant) {
+PairParts pair_parts(std::string_view variant) { return pair_parts(split_name(variant)); }
+
+PairParts pair_parts(const NameParts& n) {
   PairParts p;
-  const NameParts n = split_name(variant);
   if (!n.ok) return p;
   p.layout = n.layout;
   // the schedule and kind as far as the next '/': the ordering goes with the last of them
@@ -44,8 +45,10 @@ PairParts pair_parts(std::string_view variant) {
   return p;
 }
 
-size_t pair_hash(std::string_view variant) {
-  const PairParts p = pair_parts(variant);
+size_t pair_hash(std::string_view variant) { return pair_hash(variant, split_name(variant)); }
+
+size_t pair_hash(std::string_view variant, const NameParts& n) {
+  const PairParts p = pair_parts(n);
   const std::hash<std::string_view> h;
   if (!p.ok) return h(variant);
   size_t k = h(p.layout);
@@ -78,9 +81,10 @@ PolicyForm policy_form(std::string_view v) {
   return f;
 }
 
-VariantShape shape_of(std::string_view variant) {
+VariantShape shape_of(std::string_view variant) { return shape_of(split_name(variant)); }
+
+VariantShape shape_of(const NameParts& n) {
   VariantShape v;
-  const NameParts n = split_name(variant);
   if (!n.ok) return v;
   const std::string_view outer = n.layout.substr(0, n.layout.find('-'));
   if (outer == "ell") v.padding = VariantShape::Padding::ell;

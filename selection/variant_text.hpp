@@ -45,10 +45,12 @@ struct PairParts {
 };
 
 PairParts pair_parts(std::string_view variant);
+PairParts pair_parts(const NameParts& n);  // of a name already split
 
 // variant_pair_key as a hash, without building the string (the model takes one per measurement of every
 // neighbour: thousands per prediction).
 size_t pair_hash(std::string_view variant);
+size_t pair_hash(std::string_view variant, const NameParts& n);  // n: split_name(variant)
 
 // The tuner's last stage (policy_twins) times twins of its fastest variants that differ only in narrow
 // column indices (-d16 on the layout), cached loads (-cached) or unrolling (-uN on the schedule). A
@@ -69,6 +71,7 @@ struct VariantShape {
 };
 
 VariantShape shape_of(std::string_view variant);
+VariantShape shape_of(const NameParts& n);  // of a name already split
 
 // What a variant launches per product, which sets a time it cannot go below however small the matrix: a
 // row kernel (static or dynamic schedule: one kernel), hola (a kernel finding each block's first row,
