@@ -72,6 +72,13 @@ cudaKernel_t Context::kernel(const GeneratedSource& source) {
   return kernels_.at(name);
 }
 
+size_t Context::local_bytes(const Variant& v) {
+  cudaFuncAttributes attributes{};
+  cuda_check(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel(v))),
+             "read the attributes of " + v.name());
+  return attributes.localSizeBytes;
+}
+
 bool Context::has_kernel(const Variant& v) const {
   std::lock_guard<std::mutex> lock(mutex_);
   return kernels_.count(v.compiled_variant().name()) > 0;

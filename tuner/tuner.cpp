@@ -38,6 +38,22 @@
 namespace jitsparse {
 namespace {
 
+// For a thread that compiles while the tuner's thread launches and times kernels (a 4 us kernel is timed
+// back to back, so a late launch shows): below it. The nice value is per thread on Linux, and NVRTC's pool
+// threads inherit it.
+void compile_in_background() {
+#ifdef __linux__
+  setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
+#endif
+}
+
+// Threads for NVRTC: in worker processes all cores (at a lower priority), in threads half (NVRTC's
+// throughput saturates at about 4 threads, generator/nvrtc_workers.hpp).
+int background_compile_threads() {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return nvrtc_workers_enabled() ? cores : std::max(1, cores / 2);
+}
+
 Schedule default_schedule(const ScheduleLimits& l, int tpr) {
   Schedule s;
   s.kind = ScheduleKind::static_;
@@ -583,19 +599,13 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
   ahead->adopted.resize(ahead->batches.size());
   for (auto& a : ahead->adopted) ahead->ready.push_back(a.get_future().share());
   ahead->adopted.front().set_value();  // the first search compiles its own stage one
-  // In threads, NVRTC throughput saturates at about 4 (generator/nvrtc_workers.hpp), so half the cores were
-  // enough. In worker processes (at this thread's lower priority, below the search's own compiles) all
-  // cores: when the search waits for a batch compiled ahead, nothing else runs (H100 host, 2026-11-25:
-  // 8 workers ahead left 16 s of waiting in a 109 s tune).
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads = nvrtc_workers_enabled() ? cores : std::max(1, cores / 2);
+  // In worker processes all cores (at this thread's lower priority, below the search's own compiles):
+  // when the search waits for a batch compiled ahead, nothing else runs (H100 host, 2026-11-25: 8 workers
+  // ahead left 16 s of waiting in a 109 s tune).
+  const int threads = background_compile_threads();
   CompileAhead* state = ahead.get();
   ahead->worker = std::async(std::launch::async, [this, state, threads] {
-#ifdef __linux__
-    // Below the tuner's thread, which launches and times kernels (a 4 us kernel is timed back to back, so
-    // a late launch shows): the nice value is per thread on Linux, and NVRTC's pool threads inherit it.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
-#endif
+    compile_in_background();
     for (size_t i = 1; i < state->batches.size(); ++i) {
       if (!state->stop) {
         try {
@@ -765,6 +775,17 @@ TimingResult Tuner::time_variant(const Job& job, const std::function<void()>& la
   return time_on_stream(ctx_.stream(), launch, options);
 }
 
+std::vector<std::string> Tuner::prepare(const Job& job, const std::vector<Variant>& variants) {
+  const auto c0 = std::chrono::steady_clock::now();
+  auto errors = ctx_.prepare(variants);
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  compile_seconds_ += waited;
+  auto& by_stage = compile_by_stage_[job.stage];
+  by_stage.first += waited;
+  by_stage.second += 1;
+  return errors;
+}
+
 void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too) {
   std::vector<Variant> todo;
   for (const auto& v : variants)
@@ -779,13 +800,7 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const s
   const size_t own = compile.size();  // the errors of compile_too are left to the stage that runs them
   for (const auto& v : compile_too)
     if (!job.record.find(v.name()) && !job.layout_skip.count(matrix_key(v))) compile.push_back(v);
-  const auto c0 = std::chrono::steady_clock::now();
-  const auto errors = ctx_.prepare(compile);
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-  compile_seconds_ += waited;
-  auto& by_stage = compile_by_stage_[job.stage];
-  by_stage.first += waited;
-  by_stage.second += 1;
+  const auto errors = prepare(job, compile);
   std::map<std::string, std::string> compile_error;
   for (size_t i = 0; i < own; ++i)
     if (!errors[i].empty()) compile_error[compile[i].name()] = errors[i];
@@ -892,6 +907,63 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
   const double packed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   pack_seconds_ += packed;
   pack_by_matrix_[job.a->name] += packed;
+}
+
+// Stage one runs row kernels with 2048 threads per SM (default_schedule), which leaves each thread 32
+// registers: a compound f64 entry then spills, and stage one ranked the spilled kernels (H100, 250 MB
+// scanned Dirac operator in f64, cold: ell and sell kernels spilling about 200 bytes per thread ran
+// 2.3-2.7x slower than at 1024 threads; the search of the main set's dirac_large f64 ended 1.10x off the
+// best known). Block3 f64 spills about 50 bytes and ran faster spilled (more threads in flight), so
+// neither form is assumed: each stage-one row variant whose kernel spills is also measured with half its
+// blocks per SM (twice the registers), and its pair ranks by the faster. From the loaded kernels, so
+// before anything is measured.
+std::vector<Variant> Tuner::register_twins(const std::vector<Variant>& stage1) {
+  std::vector<Variant> twins;
+  for (const auto& v : stage1) {
+    if (!v.schedule.row_family() || v.schedule.blocks_per_sm < 2 || !ctx_.has_kernel(v) || ctx_.local_bytes(v) == 0)
+      continue;
+    Variant twin = v;
+    twin.schedule.blocks_per_sm /= 2;
+    if (std::find(stage1.begin(), stage1.end(), twin) == stage1.end() &&
+        std::find(twins.begin(), twins.end(), twin) == twins.end())
+      twins.push_back(twin);
+  }
+  return twins;
+}
+
+// Measures `first`, with the register twins of its spilling kernels (register_twins) compiled on another
+// thread meanwhile, then the twins; appends them to `first`. `compile_too` as for run_variants.
+void Tuner::run_with_register_twins(Job& job, std::vector<Variant>& first, const std::vector<Variant>& compile_too) {
+  // What run_variants would compile, in one round (it reports the errors).
+  auto wanted = [&](const Variant& v) { return !job.record.find(v.name()) && !job.layout_skip.count(matrix_key(v)); };
+  std::vector<Variant> compile;
+  std::copy_if(first.begin(), first.end(), std::back_inserter(compile), wanted);
+  std::copy_if(compile_too.begin(), compile_too.end(), std::back_inserter(compile), wanted);
+  prepare(job, compile);
+  const std::vector<Variant> twins = register_twins(first);
+  std::future<std::vector<KernelBuilder::Outcome>> built;
+  if (!twins.empty())
+    built = std::async(std::launch::async, [this, twins] {
+      compile_in_background();
+      return ctx_.builder().build_all(twins, background_compile_threads());
+    });
+  run_variants(job, first, compile_too);
+  if (twins.empty()) return;
+  const std::string stage = job.stage;
+  job.stage = "spilling kernels with twice the registers";
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    ctx_.adopt(built.get());
+  } catch (const std::exception&) {
+    // nothing adopted: run_variants compiles (and reports) the twins itself
+  }
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  compile_seconds_ += waited;
+  compile_by_stage_[job.stage].first += waited;
+  compile_by_stage_[job.stage].second += 1;
+  run_variants(job, twins);
+  job.stage = stage;
+  first.insert(first.end(), twins.begin(), twins.end());
 }
 
 // Stage 2: the coarse schedule grid of the best (layout, tpr) pairs of stage 1 and of the best csr-aos-aos
@@ -1281,7 +1353,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
                       : stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
   job.stage = given ? (quick ? "the model's candidates (quick, round one)" : "given variants")
                     : staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
-  run_variants(job, stage1);
+  if (given)
+    run_variants(job, stage1);
+  else
+    run_with_register_twins(job, stage1);
   if (const auto windows = given ? std::vector<Variant>{}
                                  : sorted_window_variants(job.record, stage1, a.rows, options_.top_layouts + 1);
       !windows.empty()) {
@@ -1293,13 +1368,13 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     stage1.insert(stage1.end(), windows.begin(), windows.end());
   }
   if (staged) {
-    const auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout, kAtomicKeep);
+    auto chosen = atomic_stage_one(atomic, job.record, kAtomicPerLayout, kAtomicKeep);
     pack_layouts(job, chosen);
     job.stage = "layouts x threads-per-row (atomic kind)";
     // The schedule grid that follows is compiled in this round: it depends on the atomic kind's times only
     // where an atomic variant ranks among the best pairs, which it rarely does (kAtomicKeep); then the
     // grid stage compiles the rest.
-    run_variants(job, chosen, stage_two_variants(job, stage1, limits));
+    run_with_register_twins(job, chosen, stage_two_variants(job, stage1, limits));
     stage1.insert(stage1.end(), chosen.begin(), chosen.end());
   }
   if (!hisparse_later.empty()) {

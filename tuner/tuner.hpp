@@ -132,11 +132,17 @@ class Tuner {
   nlohmann::json ahead_report() const;  // the background's NVRTC wall time and kernels compiled
   std::vector<Variant> stage_two_variants(const Job& job, const std::vector<Variant>& stage1,
                                           const ScheduleLimits& limits) const;
+  // The row variants of stage one whose loaded kernels spill registers, with half the blocks per SM
+  // (tuner.cpp says why); run_with_register_twins measures them after the others.
+  std::vector<Variant> register_twins(const std::vector<Variant>& stage1);
+  void run_with_register_twins(Job& job, std::vector<Variant>& first, const std::vector<Variant>& compile_too = {});
   void choose_winners(Job& job);
   void print_result(const Job& job, bool stopped) const;
   // Compiles the variants (with compile_too, a later stage's likely variants, in the same round: a round
   // waits for its slowest program whatever its size), then checks and times the variants only.
   void run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too = {});
+  // Context::prepare, its wait counted as compiling in the job's stage.
+  std::vector<std::string> prepare(const Job& job, const std::vector<Variant>& variants);
   void measure(Job& job, const Variant& v);
   float single_launch_ms(const SpmvLaunch& launch, const Variant& v);  // event-timed, synchronised
   // "graph" where a matrix of these compulsory bytes is timed in CUDA graphs (TuneOptions::graph_timing),

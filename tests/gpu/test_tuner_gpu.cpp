@@ -105,6 +105,24 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
       ok += m.ok();
     }
     CHECK(ok > 16 * 2);  // every layout x tpr, then the grids
+    // Stage one's row kernels (2048 threads per SM: 32 registers each) spill for quaternion f64 with this
+    // compiler; each that spills must also have been measured with half the blocks per SM.
+    int spilled = 0;
+    const int stage_one_blocks = ctx.device().max_threads_per_sm / 256;
+    for (const auto& m : r->measurements) {
+      const Variant v = Variant::parse(m.variant);
+      if (!m.ok() || !v.schedule.row_family() || v.schedule.threads != 256 || v.schedule.blocks_per_sm != stage_one_blocks ||
+          v.schedule.kind != ScheduleKind::static_ || ctx.local_bytes(v) == 0)
+        continue;
+      ++spilled;
+      Variant twin = v;
+      twin.schedule.blocks_per_sm = stage_one_blocks / 2;
+      INFO(v.name(), " spills ", ctx.local_bytes(v), " bytes per thread");
+      const MeasurementRecord* t = r->find(twin.name());
+      REQUIRE(t != nullptr);
+      CHECK(t->ok());
+    }
+    CHECK(spilled > 0);
     // 3001 rows, far inside the L2: its kernels are shorter than a launch's host cost, timed in graphs.
     CHECK(r->timing == "graph");
     // Checked against timings taken here, not the tuner's own: the winner must be the fastest (within
