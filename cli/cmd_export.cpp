@@ -10,7 +10,10 @@
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/file_util.hpp"
+#include "generator/cubin_info.hpp"
 #include "generator/export.hpp"
+#include "generator/kernel_builder.hpp"
+#include "generator/source_gen.hpp"
 #include "runtime/device_info.hpp"
 #include "selection/database.hpp"
 
@@ -34,6 +37,32 @@ std::string find_database(int device) {
                                       : "several tuning databases; choose one with --database:" + list);
 }
 
+// Registers and stack frame of each variant's kernels (a two-kernel variant's first kernel too), compiled
+// for `arch` through the cubin cache: what limits occupancy and whether ptxas spilled, without a GPU.
+void print_resources(const std::vector<Variant>& variants, const std::string& arch) {
+  KernelBuilder builder(arch, cache_root());
+  std::cout << "kernel resources for " << arch << " (NVRTC " << nvrtc_version() << "): registers per thread, stack frame\n";
+  for (const auto& o : builder.build_all(variants)) {
+    if (!o.ok) {
+      std::cout << "  " << o.variant.name() << ": not compiled: " << o.error.substr(0, o.error.find('\n')) << "\n";
+      continue;
+    }
+    const auto info = cubin_kernel_info(o.program->cubin);
+    for (const std::string& kernel : {o.variant.name(), prologue_name(o.variant)})
+      for (size_t i = 0; i < o.program->variant_names.size(); ++i) {
+        if (o.program->variant_names[i] != kernel) continue;
+        const auto it = info.find(o.program->lowered_names[i]);
+        std::cout << "  " << kernel << ": ";
+        if (it == info.end()) {
+          std::cout << "not recorded in the cubin\n";
+          continue;
+        }
+        std::cout << it->second.registers << " registers, " << it->second.frame_bytes << " bytes of stack frame"
+                  << (it->second.frame_bytes > 0 ? " (spills)" : "") << "\n";
+      }
+  }
+}
+
 }  // namespace
 
 int run_export(const std::vector<std::string>& args) {
@@ -48,7 +77,9 @@ int run_export(const std::vector<std::string>& args) {
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("arch", po::value<std::string>()->default_value("90"), "CUDA architecture for CMAKE_CUDA_ARCHITECTURES")
       ("output,o", po::value<std::string>()->default_value("jitsparse-export"), "output folder")
-      ("device", po::value<int>()->default_value(0), "GPU whose database to use");
+      ("device", po::value<int>()->default_value(0), "GPU whose database to use")
+      ("resources", "also compile each variant with NVRTC for --arch (no GPU needed) and print the registers\n"
+                    "and stack frame ptxas gave each kernel: a frame means registers spilled to local memory");
   const auto parsed = parse_command_line(args, opts);
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
@@ -84,6 +115,7 @@ int run_export(const std::vector<std::string>& args) {
   std::cout << "exported " << units.size() << " variants to " << out << "/ (build: cmake -S " << out << " -B " << out
             << "/build && cmake --build " << out << "/build)\n";
   for (const auto& v : variants) std::cout << "  " << v.name() << "\n";
+  if (vm.count("resources")) print_resources(variants, "sm_" + o.arch);
   for (const auto& name : renumbered)
     std::cout << "note: " << name << " runs on the matrix renumbered by "
               << (Variant::parse(name).ordering == Ordering::degree ? "decreasing degree (core/permutation.hpp)"

@@ -84,12 +84,6 @@ bool Context::has_kernel(const Variant& v) const {
   return kernels_.count(v.compiled_variant().name()) > 0;
 }
 
-bool Context::has_compiled(const Variant& v) const {
-  const std::string name = v.compiled_variant().name();
-  std::lock_guard<std::mutex> lock(mutex_);
-  return kernels_.count(name) > 0 || ahead_.count(name) > 0;
-}
-
 void Context::adopt(const std::vector<KernelBuilder::Outcome>& compiled_ahead) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& o : compiled_ahead)

@@ -44,8 +44,6 @@ class Context {
   // A helper kernel from any source over the device headers (e.g. the tuner's GPU-side check), by name.
   cudaKernel_t kernel(const GeneratedSource& source);
   bool has_kernel(const Variant& v) const;
-  // Loaded, or compiled ahead and adopted (prepare() loads it without compiling).
-  bool has_compiled(const Variant& v) const;
   // Bytes of local memory per thread of a variant's (main) kernel, loading it if needed: more than 0 where
   // the compiler spilled registers (__launch_bounds__ of many resident threads leaves each thread few).
   size_t local_bytes(const Variant& v);

@@ -25,7 +25,6 @@
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 #include "core/yardstick.hpp"
-#include "generator/cubin_info.hpp"
 #include "generator/nvrtc_workers.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/cuda_stream.hpp"
@@ -53,21 +52,6 @@ void compile_in_background() {
 int background_compile_threads() {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return nvrtc_workers_enabled() ? cores : std::max(1, cores / 2);
-}
-
-// The row variants of `variants` whose kernel `spills`, with half the blocks per SM (twice the registers
-// per thread; Tuner::register_twins says why), each once and none that `variants` holds already.
-std::vector<Variant> half_block_twins(const std::vector<Variant>& variants, const std::function<bool(const Variant&)>& spills) {
-  std::vector<Variant> twins;
-  for (const auto& v : variants) {
-    if (!v.schedule.row_family() || v.schedule.blocks_per_sm < 2 || !spills(v)) continue;
-    Variant twin = v;
-    twin.schedule.blocks_per_sm /= 2;
-    if (std::find(variants.begin(), variants.end(), twin) == variants.end() &&
-        std::find(twins.begin(), twins.end(), twin) == twins.end())
-      twins.push_back(twin);
-  }
-  return twins;
 }
 
 Schedule default_schedule(const ScheduleLimits& l, int tpr) {
@@ -622,44 +606,28 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
   CompileAhead* state = ahead.get();
   ahead->worker = std::async(std::launch::async, [this, state, threads] {
     compile_in_background();
-    // Compiles, times and adopts one batch of variants; false when it failed (nothing adopted: the search
-    // compiles, and reports, what it needs itself).
-    auto compile = [this, state, threads](const std::vector<Variant>& variants) -> std::vector<KernelBuilder::Outcome> {
-      try {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto outcomes = ctx_.builder().build_all(variants, threads);
-        state->seconds = state->seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::set<const CompiledKernel*> programs;
-        for (const auto& o : outcomes)
-          if (o.ok && !o.program->from_cache && programs.insert(o.program.get()).second)
-            state->kernels += o.program->variant_names.size();
-        ctx_.adopt(outcomes);
-        return outcomes;
-      } catch (const std::exception&) {
-        return {};
-      }
-    };
+    // Stage one only, not the register twins of its spilling kernels (run_with_register_twins): this thread
+    // compiles stage one for every load policy a matrix may get, so their twins would triple that work, and
+    // the searches then waited for the next batch as long as they had waited for the twins (H100,
+    // twenty-third session, twins read from the cubins: op n 8.5 + 0.6 s against 1.6 + 6.8 s of waits, op t
+    // 13.1 + 2.8 against 2.4 + 7.9).
     for (size_t i = 1; i < state->batches.size(); ++i) {
-      if (state->stop) {
-        state->adopted[i].set_value();
-        continue;
-      }
-      const EntryType& entry = EntryRegistry::instance().get(state->batches[i].first);
-      const auto outcomes = compile(ahead_stage_one(entry, state->batches[i].second));
-      state->adopted[i].set_value();  // the search may start; the twins below rarely come too late for it
-      // The register twins of the kernels that spill (run_with_register_twins), known from the cubins: this
-      // thread does not load kernels. The search compiles those it needs before they are adopted.
-      std::map<std::string, const CompiledKernel*> program_of;
-      std::vector<Variant> built;
-      for (const auto& o : outcomes)
-        if (o.ok) {
-          built.push_back(o.variant);
-          program_of[o.variant.name()] = o.program.get();
+      if (!state->stop) {
+        try {
+          const EntryType& entry = EntryRegistry::instance().get(state->batches[i].first);
+          const auto t0 = std::chrono::steady_clock::now();
+          const auto outcomes = ctx_.builder().build_all(ahead_stage_one(entry, state->batches[i].second), threads);
+          state->seconds = state->seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          std::set<const CompiledKernel*> programs;
+          for (const auto& o : outcomes)
+            if (o.ok && !o.program->from_cache && programs.insert(o.program.get()).second)
+              state->kernels += o.program->variant_names.size();
+          ctx_.adopt(outcomes);
+        } catch (const std::exception&) {
+          // nothing adopted: the search compiles (and reports) what it needs itself
         }
-      const auto twins = half_block_twins(built, [&](const Variant& v) {
-        return cubin_frame_bytes(*program_of.at(v.name()), v.compiled_variant().name()) > 0;
-      });
-      if (!twins.empty() && !state->stop) compile(twins);
+      }
+      state->adopted[i].set_value();
     }
   });
   ahead_ = std::move(ahead);
@@ -955,7 +923,17 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
 // blocks per SM (twice the registers), and its pair ranks by the faster. From the loaded kernels, so
 // before anything is measured.
 std::vector<Variant> Tuner::register_twins(const std::vector<Variant>& stage1) {
-  return half_block_twins(stage1, [this](const Variant& v) { return ctx_.has_kernel(v) && ctx_.local_bytes(v) > 0; });
+  std::vector<Variant> twins;
+  for (const auto& v : stage1) {
+    if (!v.schedule.row_family() || v.schedule.blocks_per_sm < 2 || !ctx_.has_kernel(v) || ctx_.local_bytes(v) == 0)
+      continue;
+    Variant twin = v;
+    twin.schedule.blocks_per_sm /= 2;
+    if (std::find(stage1.begin(), stage1.end(), twin) == stage1.end() &&
+        std::find(twins.begin(), twins.end(), twin) == twins.end())
+      twins.push_back(twin);
+  }
+  return twins;
 }
 
 // Measures `first`, with the register twins of its spilling kernels (register_twins) compiled on another
@@ -968,13 +946,11 @@ void Tuner::run_with_register_twins(Job& job, std::vector<Variant>& first, const
   std::copy_if(compile_too.begin(), compile_too.end(), std::back_inserter(compile), wanted);
   prepare(job, compile);
   const std::vector<Variant> twins = register_twins(first);
-  std::vector<Variant> missing;  // not compiled ahead (Tuner::compile_ahead)
-  std::copy_if(twins.begin(), twins.end(), std::back_inserter(missing), [this](const Variant& v) { return !ctx_.has_compiled(v); });
   std::future<std::vector<KernelBuilder::Outcome>> built;
-  if (!missing.empty())
-    built = std::async(std::launch::async, [this, missing] {
+  if (!twins.empty())
+    built = std::async(std::launch::async, [this, twins] {
       compile_in_background();
-      return ctx_.builder().build_all(missing, background_compile_threads());
+      return ctx_.builder().build_all(twins, background_compile_threads());
     });
   run_variants(job, first, compile_too);
   if (twins.empty()) return;
@@ -982,7 +958,7 @@ void Tuner::run_with_register_twins(Job& job, std::vector<Variant>& first, const
   job.stage = "spilling kernels with twice the registers";
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    if (built.valid()) ctx_.adopt(built.get());
+    ctx_.adopt(built.get());
   } catch (const std::exception&) {
     // nothing adopted: run_variants compiles (and reports) the twins itself
   }
