@@ -353,7 +353,7 @@ int run_bench(const std::vector<std::string>& args) {
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json group = nlohmann::json::array();
-      Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic);
+      Selection sel = select_variant(db, a, p, ctx.device(), op, deterministic, &ctx.builder());
       if (vm.count("layout")) sel = best_of_layout(db, a, p, op, vm["layout"].as<std::string>(), sel, ctx.device());
       // --graph: only where launch cost can matter (within the L2; DESIGN.md, Measuring).
       const bool graph_here = graph && graph_timed_size(compulsory_bytes(a, p), ctx.device().l2_bytes);

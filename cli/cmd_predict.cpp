@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include <boost/program_options.hpp>
 
@@ -15,6 +16,8 @@
 #include "core/features.hpp"
 #include "core/file_util.hpp"
 #include "core/yardstick.hpp"
+#include "generator/kernel_builder.hpp"
+#include "generator/nvrtc_compiler.hpp"
 #include "runtime/device_info.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
@@ -63,6 +66,10 @@ int run_predict(const std::vector<std::string>& args) {
   }
   const TuningDatabase db(path);
   if (!db.warning().empty()) std::cerr << "jitsparse predict: " << db.warning() << "\n";
+  // With a GPU, the default (nothing tuned) is the one load_tuned runs: compiled for it, without spills.
+  // Read offline, the architecture is unknown and the plain default is shown.
+  std::unique_ptr<KernelBuilder> builder;
+  if (gpu.max_threads_per_sm > 0) builder = std::make_unique<KernelBuilder>(clamp_arch(gpu.major, gpu.minor), cache_root());
   if (gpu.max_threads_per_sm == 0) gpu = offline_device(db.l2_bytes());  // read offline
   std::cout << "database " << path << " (" << db.records().size() << " records; L2 "
             << (gpu.l2_bytes > 0 ? std::to_string(gpu.l2_bytes >> 20) + " MiB" : "unknown, taken as 50 MiB") << ")\n";
@@ -81,7 +88,7 @@ int run_predict(const std::vector<std::string>& args) {
       const MatrixFeatures features = compute_features(a);
       const double features_ms = since(t0);
       t0 = std::chrono::steady_clock::now();
-      const Selection s = select_variant(db, a, p, gpu, op, deterministic);
+      const Selection s = select_variant(db, a, p, gpu, op, deterministic, builder.get());
       const double ms = since(t0);
       t0 = std::chrono::steady_clock::now();
       (void)SelectionModel(db, gpu.l2_bytes)

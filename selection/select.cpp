@@ -8,6 +8,7 @@
 #include "core/features.hpp"
 #include "core/permutation.hpp"
 #include "core/yardstick.hpp"
+#include "generator/cubin_info.hpp"
 
 namespace jitsparse {
 
@@ -28,8 +29,23 @@ Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& 
   return v;
 }
 
+Variant default_without_spills(Variant v, const KernelBuilder& builder) {
+  while (v.schedule.blocks_per_sm > 1) {
+    int frame = -1;
+    try {
+      const Variant k = v.compiled_variant();
+      frame = cubin_frame_bytes(builder.build(k), k.name());
+    } catch (const Error&) {
+      return v;  // the product reports it
+    }
+    if (frame <= 0) return v;  // nothing spilled, or not recorded
+    v.schedule.blocks_per_sm /= 2;
+  }
+  return v;
+}
+
 Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const DeviceInfo& gpu,
-                         Op op, bool deterministic) {
+                         Op op, bool deterministic, const KernelBuilder* builder) {
   auto winner_of = [deterministic](const MatrixRecord& r) { return deterministic ? r.deterministic_winner : r.winner; };
   const std::string prec = to_string(p), ops = to_string(op);
   if (op == Op::h && !a.entry.has_adjoint)
@@ -72,8 +88,9 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
     if (d.entry == a.entry.name && d.precision == prec && d.op == ops && !d.winner.empty() &&
         (!deterministic || Variant::parse(d.winner).deterministic()))
       return {for_this_matrix(Variant::parse(d.winner)), "domain", "winner of domain '" + d.domain + "'", {}};
-  return {default_variant(a, p, schedule_limits(gpu), op, deterministic), "default",
-          "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}};
+  Variant fallback = default_variant(a, p, schedule_limits(gpu), op, deterministic);
+  if (builder) fallback = default_without_spills(fallback, *builder);
+  return {fallback, "default", "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}};
 }
 
 }  // namespace jitsparse

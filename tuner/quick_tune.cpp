@@ -262,7 +262,7 @@ const char* quick_step_name(const QuickPlan& plan, int step) {
 Selection load_quick_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op, bool deterministic) {
   {
     TuningDatabase db(ctx.device(), ctx.cache_root());
-    const Selection s = select_variant(db, a, precision, ctx.device(), op, deterministic);
+    const Selection s = select_variant(db, a, precision, ctx.device(), op, deterministic, &ctx.builder());
     if (s.level != "model") {  // tuned already, or nothing to learn from
       ctx.kernel(s.variant);
       return s;
