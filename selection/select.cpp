@@ -29,7 +29,7 @@ Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& 
   return v;
 }
 
-Variant default_without_spills(Variant v, const KernelBuilder& builder) {
+Variant without_spills(Variant v, const KernelBuilder& builder) {
   while (v.schedule.blocks_per_sm > 1) {
     int frame = -1;
     try {
@@ -82,14 +82,17 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
                   "the best, confidence %.2f",
                   pred.neighbours.size(), pred.transferred ? " of other entry types" : "",
                   pred.neighbours.front().name.c_str(), top.expected_relative, pred.confidence);
-    return {for_this_matrix(Variant::parse(top.variant)), "model", detail, std::move(pred)};
+    Variant pick = for_this_matrix(Variant::parse(top.variant));
+    // Measured on entries of other sizes: its schedule may leave this entry too few registers.
+    if (pred.transferred && builder) pick = without_spills(pick, *builder);
+    return {pick, "model", detail, std::move(pred)};
   }
   for (const auto& d : db.domains())
     if (d.entry == a.entry.name && d.precision == prec && d.op == ops && !d.winner.empty() &&
         (!deterministic || Variant::parse(d.winner).deterministic()))
       return {for_this_matrix(Variant::parse(d.winner)), "domain", "winner of domain '" + d.domain + "'", {}};
   Variant fallback = default_variant(a, p, schedule_limits(gpu), op, deterministic);
-  if (builder) fallback = default_without_spills(fallback, *builder);
+  if (builder) fallback = without_spills(fallback, *builder);
   return {fallback, "default", "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}};
 }
 

@@ -24,9 +24,10 @@ struct Selection {
 // Records of another operation (op n, t, h) are never used: a variant computes one operation.
 // deterministic: only variants whose result bits never change (the records' deterministic winners).
 // gpu: the GPU the database belongs to (its L2 size is a feature of the model, its limits bound the default).
-// builder: where given, the default (nothing tuned for this entry type, precision and operation) is
-// compiled (or taken from the cubin cache: the product needs it anyway) and runs with enough registers
-// (default_without_spills); without it, the plain default_variant.
+// builder: where given, a variant not measured on this entry type (the default when nothing is tuned for
+// this entry type, precision and operation; the model's first choice transferred from other entry types)
+// is compiled (or taken from the cubin cache: the product needs it anyway) and runs with enough registers
+// (without_spills). Without it, such a variant runs as it is.
 Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const DeviceInfo& gpu,
                          Op op = Op::n, bool deterministic = false, const KernelBuilder* builder = nullptr);
 // The safe default: csr-aos-aos, dynamic, 256 threads, a few threads per row for long rows; for op t and
@@ -35,10 +36,10 @@ Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& 
                         bool deterministic = false);
 // `v` with its blocks per SM halved (twice the registers per thread) until the kernel `builder` compiles
 // for it keeps every value in registers (the cubin's stack frame is empty), or one block per SM is left.
-// default_variant's 2048 threads per SM leave 32 registers: CUDA 13.0 spills 32-250 bytes per thread for
+// default_variant's 2048 threads per SM leave 32 registers: CUDA 13.0 spills 32-880 bytes per thread for
 // quaternion, block3-8 and dual-quaternion f64 and several larger f32 entries (NOTES.md, twenty-third
-// session), which ran 2.3-2.7x slower where it was measured. A kernel that does not compile is left to
+// session), which ran 1.7-2.7x slower where it was measured. A kernel that does not compile is left to
 // the caller to report.
-Variant default_without_spills(Variant v, const KernelBuilder& builder);
+Variant without_spills(Variant v, const KernelBuilder& builder);
 
 }  // namespace jitsparse

@@ -29,7 +29,7 @@ TEST_CASE("select: the default variant keeps every value in registers, for every
     for (Precision p : {Precision::f32, Precision::f64}) {
       if (!entry.supports(to_string(p))) continue;
       const Variant plain = default_variant(a, p, h100);
-      const Variant v = default_without_spills(plain, builder);
+      const Variant v = without_spills(plain, builder);
       const Variant k = v.compiled_variant();
       INFO(plain.name(), " -> ", v.name());
       CHECK(cubin_frame_bytes(builder.build(k), k.name()) == 0);

@@ -13,6 +13,8 @@
 #include "core/features.hpp"
 #include "core/file_util.hpp"
 #include "core/random_matrix.hpp"
+#include "generator/cubin_info.hpp"
+#include "generator/kernel_builder.hpp"
 #include "generator/source_gen.hpp"
 #include "selection/database.hpp"
 #include "selection/select.hpp"
@@ -119,6 +121,16 @@ TEST_CASE("tuner: the database round-trips and selection says which level it use
   CHECK(transferred.detail.find("other entry types") != std::string::npos);
   CHECK(transferred.variant.name() == "block3.f64/sell32-soa-aos/static-256x8");
   CHECK(select_variant(db, blocks, Precision::f32, gpu).level == "default");
+  // Given a kernel builder, a variant learnt on another entry type runs with the registers this one needs:
+  // a dual quaternion f64 at 256 x 8 spills (CUDA 13.0: over 800 bytes per thread), so its blocks halve.
+  const KernelBuilder builder("sm_90", cache.dir + "/cubins");
+  const HostMatrix dual = random_matrix(EntryRegistry::instance().get("dual_quaternion"), o);
+  const Selection roomy = select_variant(db, dual, Precision::f64, gpu, Op::n, false, &builder);
+  CHECK(roomy.level == "model");
+  CHECK(roomy.variant.layout.name() == "sell32-soa-aos");
+  CHECK(roomy.variant.schedule.blocks_per_sm < 8);
+  CHECK(cubin_frame_bytes(builder.build(roomy.variant), roomy.variant.name()) == 0);
+  CHECK(select_variant(db, dual, Precision::f64, gpu).variant.schedule.blocks_per_sm == 8);  // no builder
 }
 
 TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's records") {
