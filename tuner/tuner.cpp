@@ -644,11 +644,7 @@ void Tuner::wait_for_ahead(const std::string& entry, Precision p) {
       const auto t0 = std::chrono::steady_clock::now();
       ahead_->ready[i].wait();
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (waited > 1e-3) {  // waiting for NVRTC, on the other thread
-        compile_seconds_ += waited;
-        compile_by_stage_["stage one, compiled ahead"].first += waited;
-        compile_by_stage_["stage one, compiled ahead"].second += 1;
-      }
+      if (waited > 1e-3) count_compile_wait("stage one, compiled ahead", waited);  // NVRTC, on the other thread
       return;
     }
 }
@@ -780,14 +776,16 @@ TimingResult Tuner::time_variant(const Job& job, const std::function<void()>& la
   return time_on_stream(ctx_.stream(), launch, options);
 }
 
+void Tuner::count_compile_wait(const std::string& stage, double seconds) {
+  compile_seconds_ += seconds;
+  compile_by_stage_[stage].first += seconds;
+  compile_by_stage_[stage].second += 1;
+}
+
 std::vector<std::string> Tuner::prepare(const Job& job, const std::vector<Variant>& variants) {
   const auto c0 = std::chrono::steady_clock::now();
   auto errors = ctx_.prepare(variants);
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-  compile_seconds_ += waited;
-  auto& by_stage = compile_by_stage_[job.stage];
-  by_stage.first += waited;
-  by_stage.second += 1;
+  count_compile_wait(job.stage, std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count());
   return errors;
 }
 
@@ -962,10 +960,7 @@ void Tuner::run_with_register_twins(Job& job, std::vector<Variant>& first, const
   } catch (const std::exception&) {
     // nothing adopted: run_variants compiles (and reports) the twins itself
   }
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  compile_seconds_ += waited;
-  compile_by_stage_[job.stage].first += waited;
-  compile_by_stage_[job.stage].second += 1;
+  count_compile_wait(job.stage, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   run_variants(job, twins);
   job.stage = stage;
   first.insert(first.end(), twins.begin(), twins.end());

@@ -143,6 +143,7 @@ class Tuner {
   void run_variants(Job& job, const std::vector<Variant>& variants, const std::vector<Variant>& compile_too = {});
   // Context::prepare, its wait counted as compiling in the job's stage.
   std::vector<std::string> prepare(const Job& job, const std::vector<Variant>& variants);
+  void count_compile_wait(const std::string& stage, double seconds);  // compile_seconds_, compile_by_stage_
   void measure(Job& job, const Variant& v);
   float single_launch_ms(const SpmvLaunch& launch, const Variant& v);  // event-timed, synchronised
   // "graph" where a matrix of these compulsory bytes is timed in CUDA graphs (TuneOptions::graph_timing),
