@@ -193,6 +193,11 @@ TEST_CASE("gpu tuner: search, record, reuse, select") {
     CHECK(transferred.variant.entry == "complex");
     const auto none = load_tuned(other, test_matrix("complex", "complex_unseen"), Precision::f32);
     CHECK(none.level == "default");
+    // A dual quaternion f64, learnt from the quaternion record too: the schedule measured there would
+    // spill its registers (32 per thread at 2048 threads per SM), so it runs with fewer blocks per SM.
+    const auto dual = load_tuned(other, test_matrix("dual_quaternion", "dual_unseen"), Precision::f64);
+    CHECK(dual.level == "model");
+    CHECK(other.local_bytes(dual.variant) == 0);
   }
   {
     // Quick tuning of a matrix never tuned: only the model's candidates are measured (every one verified),
