@@ -11,7 +11,6 @@ namespace jitsparse::model_detail {
 bool ends_with(std::string_view s, std::string_view tail);
 
 // A variant name's parts, views into it: "entry.prec/layout/schedule[/op-kind][@ordering]" (Variant::name).
-// Textual, for speed: the model reads thousands of names per prediction.
 struct NameParts {
   std::string_view head;      // "entry.prec/"
   std::string_view layout, schedule;

@@ -532,6 +532,8 @@ struct Tuner::Job {
   // measurements are left as they were (re-timing them would change what the model learns from).
   bool evaluation = false;
   const PermutedMatrix* renumbered = nullptr;  // the renumbering stage's P A P^T (Tuner::renumbered)
+  // Not measured yet and its layout packed (or not tried): a stage compiles it.
+  bool to_compile(const Variant& v) const { return !record.find(v.name()) && !layout_skip.count(matrix_key(v)); }
 };
 
 // The future of std::async: destroying it waits for the packing to finish.
@@ -799,10 +801,10 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const s
   // Compile everything this stage needs in parallel first (cached cubins cost nothing).
   std::vector<Variant> compile;
   for (const auto& v : todo)
-    if (!job.layout_skip.count(matrix_key(v))) compile.push_back(v);
+    if (job.to_compile(v)) compile.push_back(v);
   const size_t own = compile.size();  // the errors of compile_too are left to the stage that runs them
   for (const auto& v : compile_too)
-    if (!job.record.find(v.name()) && !job.layout_skip.count(matrix_key(v))) compile.push_back(v);
+    if (job.to_compile(v)) compile.push_back(v);
   const auto errors = prepare(job, compile);
   std::map<std::string, std::string> compile_error;
   for (size_t i = 0; i < own; ++i)
@@ -938,7 +940,7 @@ std::vector<Variant> Tuner::register_twins(const std::vector<Variant>& stage1) {
 // thread meanwhile, then the twins; appends them to `first`. `compile_too` as for run_variants.
 void Tuner::run_with_register_twins(Job& job, std::vector<Variant>& first, const std::vector<Variant>& compile_too) {
   // What run_variants would compile, in one round (it reports the errors).
-  auto wanted = [&](const Variant& v) { return !job.record.find(v.name()) && !job.layout_skip.count(matrix_key(v)); };
+  auto wanted = [&job](const Variant& v) { return job.to_compile(v); };
   std::vector<Variant> compile;
   std::copy_if(first.begin(), first.end(), std::back_inserter(compile), wanted);
   std::copy_if(compile_too.begin(), compile_too.end(), std::back_inserter(compile), wanted);
