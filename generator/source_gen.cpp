@@ -112,6 +112,18 @@ std::string prologue_expression(const Variant& v, const EntryType& entry) {
 
 std::string prologue_name(const Variant& v) { return v.name() + "#prologue"; }
 
+GeneratedSource permute_source(Precision p, int components, VectorLayout layout) {
+  const std::string t = p == Precision::f32 ? "float" : "double";
+  const std::string expr = "jitsparse::permute_vector<" + t + ", " + std::to_string(components) + ", " +
+                           (layout == VectorLayout::soa ? "true" : "false") + ">";
+  GeneratedSource s;
+  s.name = expr;
+  s.source = "#include \"jitsparse/permute.cuh\"\n";
+  s.variant_names = {expr};
+  s.kernel_expressions = {expr};
+  return s;
+}
+
 int hisparse_shared_bytes(const Variant& v, int vector_components) {
   if (v.layout.outer != OuterLayout::hisparse) return 0;
   return v.schedule.threads / v.schedule.threads_per_row * v.layout.slice * vector_components * scalar_bytes(v.precision);

@@ -28,6 +28,9 @@ std::string kernel_expression(const Variant& v, const EntryType& entry);
 // In a program its kernel is named prologue_name(v).
 std::string prologue_expression(const Variant& v, const EntryType& entry);
 std::string prologue_name(const Variant& v);
+// The program of the vector move of renumbered variants: jitsparse::permute_vector<T, components, soa>
+// (templates/jitsparse/permute.cuh), one kernel named by its expression.
+GeneratedSource permute_source(Precision p, int components, VectorLayout layout);
 // Static shared memory of a hola variant's main kernel (0 for the row family); the generator refuses
 // variants above kMaxStaticShared.
 constexpr int kMaxStaticShared = 48 * 1024;

@@ -7,6 +7,7 @@
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/hisparse_pack.hpp"
+#include "generator/source_gen.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace jitsparse {
@@ -50,15 +51,7 @@ void check_match(const Variant& v, const DeviceMatrix& a, const DeviceVector& x,
 
 // permute_vector<T, V, soa> of templates/jitsparse/permute.cuh, compiled once per context.
 cudaKernel_t permute_kernel(Context& ctx, Precision p, int components, VectorLayout layout) {
-  const std::string t = p == Precision::f32 ? "float" : "double";
-  const std::string expr = "jitsparse::permute_vector<" + t + ", " + std::to_string(components) + ", " +
-                           (layout == VectorLayout::soa ? "true" : "false") + ">";
-  GeneratedSource s;
-  s.name = expr;
-  s.source = "#include \"jitsparse/permute.cuh\"\n";
-  s.variant_names = {expr};
-  s.kernel_expressions = {expr};
-  return ctx.kernel(s);
+  return ctx.kernel(permute_source(p, components, layout));
 }
 
 // JITSPARSE_PROGRAMMATIC_LAUNCH=0 launches the kernel after its prologue the plain way.

@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""Compare bench logs of the same given variants (scripts/ab_flags.sh, scripts/ab_hola.sh): per matrix and
-variant, time in the first log over time in each other log (above 1: the other is faster), with the
-geometric mean per matrix and overall. Usage: ab_compare.py BASE.log OTHER.log..."""
-import collections, math, re, sys
+"""Compare bench logs of the same given variants (scripts/ab_flags.sh, scripts/ab_hola.sh, scripts/ab_env.sh):
+per matrix and variant, time in the first log over time in each other log (above 1: the other is faster),
+with the geometric mean per matrix and overall. A bench.jsonl (or several joined by commas) reads the
+full variant names, which the printed table cuts. Usage: ab_compare.py BASE OTHER...   (a .log, or .jsonl[,...])"""
+import collections, json, math, re, sys
 
 ROW = re.compile(r'^(\S+)\s+(f32|f64)\s+jitsparse (\S+) \(given\)\s+ok\s+([\d.]+)')
 
 
 def load(path):
     times = {}
+    if path.endswith('.jsonl') or ',' in path:
+        for part in path.split(','):
+            for line in open(part):
+                r = json.loads(line)
+                if r.get('is_jitsparse') and r.get('status') == 'ok':
+                    times[(r['matrix'], r['variant'])] = r['median_us']
+        return times
     for line in open(path):
         m = ROW.match(line)
         if m:

@@ -409,3 +409,20 @@ TEST_CASE("generator: both load policies and the sorted sell compile, op n and o
   CHECK(narrow.find("jitsparse::Narrow<jitsparse::SellSorted<32>>") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("generator: the vector move of renumbered variants compiles for every vector width and layout") {
+  // permute_vector (templates/jitsparse/permute.cuh) is compiled at run time only on a GPU; this catches
+  // a template error without one. Widths: real, complex, block3, quaternion, block8 / dual quaternion.
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-permute-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  KernelBuilder builder("sm_90", dir);
+  for (Precision p : {Precision::f32, Precision::f64})
+    for (int components : {1, 2, 3, 4, 8})
+      for (VectorLayout layout : {VectorLayout::aos, VectorLayout::soa}) {
+        const GeneratedSource s = permute_source(p, components, layout);
+        INFO(s.name);
+        CHECK(s.kernel_expressions.at(0).find("permute_vector<") != std::string::npos);
+        CHECK_NOTHROW(builder.build(s));
+      }
+  std::filesystem::remove_all(dir);
+}
