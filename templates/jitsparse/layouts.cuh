@@ -12,6 +12,7 @@ namespace jitsparse {
 // 32-bit columns: col_idx[pos].
 struct WideColumns {
   static constexpr bool kLoadsAhead = false;  // see Ell
+  static constexpr bool kRowPermuted = false;  // see SellSorted
   template <class T>
   __device__ __forceinline__ static int column_base(const SpmvParams<T>&, int) { return 0; }
   template <class L, class T>
@@ -58,6 +59,7 @@ struct Sell : WideColumns {
 // the matrix a stored row is.
 template <int K>
 struct SellSorted : Sell<K> {
+  static constexpr bool kRowPermuted = true;  // matrix_row is a load (SpmvKernel asks for it first)
   template <class T>
   __device__ __forceinline__ static int matrix_row(const SpmvParams<T>& p, int r) { return load_matrix(p.row_perm + r); }
 };
@@ -126,10 +128,14 @@ template <class Derived>
 struct VecStores {
   template <class E, class T>
   __device__ __forceinline__ static void store_y(const SpmvParams<T>& p, int row, const T (&s)[E::V]) {
-    row = y_element(p, row);
+    store_y_element<E>(p, y_element(p, row), s);
+  }
+  // store_y of an element already mapped by y_element
+  template <class E, class T>
+  __device__ __forceinline__ static void store_y_element(const SpmvParams<T>& p, int element, const T (&s)[E::V]) {
 #pragma unroll
     for (int i = 0; i < E::V; ++i) {
-      T* y = Derived::template y_at<E>(p, row, i);
+      T* y = Derived::template y_at<E>(p, element, i);
       *y = combine(p, s[i], y);
     }
   }
