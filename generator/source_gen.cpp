@@ -112,16 +112,19 @@ std::string prologue_expression(const Variant& v, const EntryType& entry) {
 
 std::string prologue_name(const Variant& v) { return v.name() + "#prologue"; }
 
+GeneratedSource single_kernel_source(const std::string& header, const std::string& expression, const std::string& name) {
+  GeneratedSource s;
+  s.name = name.empty() ? expression : name;
+  s.source = "#include \"jitsparse/" + header + "\"\n";
+  s.variant_names = {s.name};
+  s.kernel_expressions = {expression};
+  return s;
+}
+
 GeneratedSource permute_source(Precision p, int components, VectorLayout layout) {
   const std::string t = p == Precision::f32 ? "float" : "double";
-  const std::string expr = "jitsparse::permute_vector<" + t + ", " + std::to_string(components) + ", " +
-                           (layout == VectorLayout::soa ? "true" : "false") + ">";
-  GeneratedSource s;
-  s.name = expr;
-  s.source = "#include \"jitsparse/permute.cuh\"\n";
-  s.variant_names = {expr};
-  s.kernel_expressions = {expr};
-  return s;
+  return single_kernel_source("permute.cuh", "jitsparse::permute_vector<" + t + ", " + std::to_string(components) +
+                                                 ", " + (layout == VectorLayout::soa ? "true" : "false") + ">");
 }
 
 int hisparse_shared_bytes(const Variant& v, int vector_components) {

@@ -28,6 +28,10 @@ std::string kernel_expression(const Variant& v, const EntryType& entry);
 // In a program its kernel is named prologue_name(v).
 std::string prologue_expression(const Variant& v, const EntryType& entry);
 std::string prologue_name(const Variant& v);
+// A program of one kernel outside the SpMV family: `#include "jitsparse/<header>"` and the kernel
+// template instantiated by `expression`, named `name` (the expression when empty).
+GeneratedSource single_kernel_source(const std::string& header, const std::string& expression,
+                                     const std::string& name = "");
 // The program of the vector move of renumbered variants: jitsparse::permute_vector<T, components, soa>
 // (templates/jitsparse/permute.cuh), one kernel named by its expression.
 GeneratedSource permute_source(Precision p, int components, VectorLayout layout);

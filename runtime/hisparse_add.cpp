@@ -7,6 +7,7 @@
 
 #include "core/entry_adjoint.hpp"
 #include "core/error.hpp"
+#include "generator/source_gen.hpp"
 #include "runtime/cuda_check.hpp"
 #include "templates/jitsparse/hisparse_add_params.cuh"
 
@@ -18,12 +19,7 @@ namespace {
 int warps_for(int d) { return d <= 128 ? 4 : 2; }
 
 GeneratedSource add_kernel_source(const std::string& expression) {
-  GeneratedSource s;
-  s.name = expression;
-  s.source = "#include \"jitsparse/hisparse_add.cuh\"\n";
-  s.variant_names = {expression};
-  s.kernel_expressions = {expression};
-  return s;
+  return single_kernel_source("hisparse_add.cuh", expression);
 }
 
 // The entry map of op h as scalars of the precision; empty for n and t or an identity map.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "generator/source_gen.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace jitsparse {
@@ -15,12 +16,7 @@ L2Flush::L2Flush(Context& ctx, double factor) {
   sink_ = DeviceBuffer(sizeof(float), "L2 flush sink");
   cuda_check(cudaMemsetAsync(buffer_.get(), 0, static_cast<size_t>(bytes_), ctx.stream()), "cudaMemsetAsync (L2 flush buffer)");
   ctx.synchronize();
-  GeneratedSource s;
-  s.name = "l2_flush";
-  s.source = "#include \"jitsparse/l2_flush.cuh\"\n";
-  s.variant_names = {s.name};
-  s.kernel_expressions = {"jitsparse::l2_flush"};
-  kernel_ = ctx.kernel(s);
+  kernel_ = ctx.kernel(single_kernel_source("l2_flush.cuh", "jitsparse::l2_flush", "l2_flush"));
   grid_ = static_cast<unsigned>(std::max(1, d.sm_count) * std::max(1, d.max_threads_per_sm / 256));
 }
 

@@ -9,11 +9,8 @@
 set -uo pipefail
 out=$1 list=$2; shift 2
 mkdir -p "$out"
-variants=()
-while read -r v; do
-  v=${v%%#*}; v=${v// /}
-  [ -n "$v" ] && variants+=(--variant "$v")
-done <"$list"
+source "$(dirname "$0")/ab_variant_list.sh"
+read_variant_list "$list"
 for builtin in ${BUILTINS:-all}; do
   for pair in "$@"; do
     name=${pair%%=*} assignments=${pair#*=}

@@ -8,11 +8,8 @@ set -uo pipefail
 out=$1 list=$2; shift 2
 bin=${BIN:-carry/jitsparse}
 mkdir -p "$out"
-variants=()
-while read -r v; do
-  v=${v%%#*}; v=${v// /}
-  [ -n "$v" ] && variants+=(--variant "$v")
-done <"$list"
+source "$(dirname "$0")/ab_variant_list.sh"
+read_variant_list "$list"
 for pair in "$@"; do
   name=${pair%%=*} flags=${pair#*=}
   JITSPARSE_NVRTC_FLAGS="$flags" JITSPARSE_CACHE=/tmp/ab-flags-cache-$name \

@@ -1,20 +1,17 @@
 #include "tuner/gpu_check.hpp"
 
 #include "core/reference.hpp"
+#include "generator/source_gen.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace jitsparse {
 namespace {
 
 GeneratedSource verify_source(Precision p, VectorLayout layout) {
-  GeneratedSource s;
   const std::string t = scalar_type_name(p);
   const std::string soa = layout == VectorLayout::soa ? "true" : "false";
-  s.name = "verify." + to_string(p) + (layout == VectorLayout::soa ? ".soa" : ".aos");
-  s.source = "#include \"jitsparse/verify.cuh\"\n";
-  s.variant_names = {s.name};
-  s.kernel_expressions = {"jitsparse::verify_against_reference<" + t + ", " + soa + ">"};
-  return s;
+  return single_kernel_source("verify.cuh", "jitsparse::verify_against_reference<" + t + ", " + soa + ">",
+                              "verify." + to_string(p) + (layout == VectorLayout::soa ? ".soa" : ".aos"));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 #include "generator/kernel_builder.hpp"
+#include "generator/source_gen.hpp"
 
 using namespace jitsparse;
 
@@ -105,13 +106,8 @@ TEST_CASE("generator: the hisparse addition kernels compile (node widths, precis
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
   auto compile = [&](const std::string& expression) {
-    GeneratedSource s;
-    s.name = expression;
-    s.source = "#include \"jitsparse/hisparse_add.cuh\"\n";
-    s.variant_names = {expression};
-    s.kernel_expressions = {expression};
     INFO(expression);
-    CHECK_NOTHROW(builder.build(s));
+    CHECK_NOTHROW(builder.build(single_kernel_source("hisparse_add.cuh", expression)));
   };
   for (int d : {16, 32, 64, 128, 256}) {
     const std::string dims = std::to_string(d) + ", " + std::to_string(d <= 128 ? 4 : 2) + ">";
