@@ -120,8 +120,10 @@ int run_export(const std::vector<std::string>& args) {
     std::cout << "note: " << name << " runs on the matrix renumbered by "
               << (Variant::parse(name).ordering == Ordering::degree ? "decreasing degree (core/permutation.hpp)"
                                                                     : "reverse Cuthill-McKee")
-              << ": its kernel was exported; give it P A P^T (and P x), and move the result back with P^T (or let the "
-              << "kernel write it back: SpmvParams::y_map, README of the export)\n";
+              << ": its kernel was exported; give it P A P^T (and P x), and move the result back with P^T"
+              << (Variant::parse(name).renumbered_y == RenumberedY::moved
+                      ? " (a kernel of its own was faster than SpmvParams::y_map here: README of the export)\n"
+                      : " (or let the kernel write it back: SpmvParams::y_map, README of the export)\n");
   return 0;
 }
 

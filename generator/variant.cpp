@@ -168,18 +168,27 @@ bool Variant::has_prologue() const {
 std::string Variant::name() const {
   std::string n = entry + "." + to_string(precision) + "/" + layout.name() + "/" + schedule.name();
   if (op != Op::n) n += "/" + to_string(op) + "-" + to_string(transpose);
-  return n + ordering_suffix(ordering);
+  n += ordering_suffix(ordering);
+  if (ordering != Ordering::none && renumbered_y == RenumberedY::moved) n += kMovedYSuffix;
+  return n;
 }
 
 Variant Variant::parse(const std::string& full) {
-  // A renumbered variant ends in "@<ordering>" (nothing else in a name holds '@').
+  // A renumbered variant ends in "@<ordering>" or "@<ordering>-ymove" (nothing else in a name holds '@').
   const auto at = full.rfind('@');
   const std::string s = full.substr(0, at);
   Ordering ordering = Ordering::none;
+  RenumberedY renumbered_y = RenumberedY::mapped;
   if (at != std::string::npos) {
-    const std::string name = full.substr(at + 1);
+    std::string name = full.substr(at + 1);
+    if (name.size() > kMovedYSuffix.size() && name.compare(name.size() - kMovedYSuffix.size(), std::string::npos,
+                                                           kMovedYSuffix.data(), kMovedYSuffix.size()) == 0) {
+      renumbered_y = RenumberedY::moved;
+      name.resize(name.size() - kMovedYSuffix.size());
+    }
     if (name != "rcm" && name != "degree")
-      throw InvalidArgument("variant '" + full + "': unknown ordering '@" + name + "' (expected @rcm or @degree)");
+      throw InvalidArgument("variant '" + full + "': unknown ordering '" + full.substr(at) +
+                            "' (expected @rcm, @degree, @rcm-ymove or @degree-ymove)");
     ordering = parse_ordering(name);
   }
   const auto a = s.find('/'), b = s.find('/', a == std::string::npos ? a : a + 1);
@@ -206,6 +215,7 @@ Variant Variant::parse(const std::string& full) {
     v.transpose = kind == "copy" ? TransposeKind::copy : kind == "tree" ? TransposeKind::tree : TransposeKind::atomic;
   }
   v.ordering = ordering;
+  v.renumbered_y = renumbered_y;
   check_variant(v);
   return v;
 }
@@ -226,7 +236,10 @@ void to_json(nlohmann::json& j, const Variant& v) {
   if (v.schedule.cached_matrix) j["matrix_loads"] = "cached";
   if (v.schedule.unroll != 2) j["unroll"] = v.schedule.unroll;
   if (v.op != Op::n) j["transpose"] = to_string(v.transpose);
-  if (v.ordering != Ordering::none) j["ordering"] = to_string(v.ordering);
+  if (v.ordering != Ordering::none) {
+    j["ordering"] = to_string(v.ordering);
+    j["renumbered_y"] = v.renumbered_y == RenumberedY::moved ? "moved" : "mapped";
+  }
 }
 
 void from_json(const nlohmann::json& j, Variant& v) {

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -65,6 +66,16 @@ struct Schedule {
 enum class TransposeKind { atomic, copy, tree };
 std::string to_string(TransposeKind k);
 
+// Where a renumbered product (Variant::ordering) writes its result:
+//   mapped: the product kernel writes element i of P A P^T x' into the caller's y[inverse[i]] itself
+//           (SpmvParams::y_map): two kernels per product, but scattered stores, whose partly written
+//           sectors DRAM fills (f64: 24 MB more traffic on a 250 MB random Laplacian, H100).
+//   moved:  the product writes a scratch y in its own numbering, in order, and a third kernel gathers it
+//           back, y[j] = scratch[perm[j]] + beta y[j] (name suffix "-ymove"). 1.097x faster than mapped
+//           on that Laplacian in f64, 0.90x in f32 (twenty-fourth session): the tuner times both.
+enum class RenumberedY { mapped, moved };
+inline constexpr std::string_view kMovedYSuffix = "-ymove";
+
 // One point of the search space: what the generator instantiates.
 struct Variant {
   std::string entry = "real";
@@ -75,23 +86,28 @@ struct Variant {
   TransposeKind transpose = TransposeKind::atomic;  // op t and h only
   // The matrix runs renumbered: the kernel multiplies P A P^T (packed once), and each product moves x
   // into that numbering (a small gather, templates/jitsparse/permute.cuh, or hola's first kernel) and
-  // writes its result through the inverse permutation (SpmvParams::y_map), so x and y stay the caller's. Pays where the matrix's own order scatters x (random, unordered meshes).
+  // writes its result through the inverse permutation (SpmvParams::y_map) or moves it back
+  // (renumbered_y), so x and y stay the caller's. Pays where the matrix's own order scatters x (random, unordered meshes).
   // Square matrices only; the kernel is the same as without it (kernel_variant()).
   Ordering ordering = Ordering::none;
+  RenumberedY renumbered_y = RenumberedY::mapped;  // renumbered variants only
 
   // Canonical name, e.g. "quaternion.f64/ell-soa-aos/static-256x2"; op t and h add the operation and
   // the kind: "complex.f32/csr-aos-aos/static-256x8-tpr4/h-atomic"; a renumbered one ends in "@rcm" or "@degree":
-  // "real.f32/ell-aos-aos-d16/static-512x4@rcm". parse() reads it back.
+  // "real.f32/ell-aos-aos-d16/static-512x4@rcm", and with y moved back by a kernel of its own
+  // (RenumberedY::moved) in "@rcm-ymove". parse() reads it back.
   std::string name() const;
   static Variant parse(const std::string& s);
   bool operator==(const Variant& o) const {
     return entry == o.entry && precision == o.precision && layout == o.layout && schedule == o.schedule &&
-           op == o.op && (op == Op::n || transpose == o.transpose) && ordering == o.ordering;
+           op == o.op && (op == Op::n || transpose == o.transpose) && ordering == o.ordering &&
+           renumbered_y == o.renumbered_y;
   }
   // The same variant without the renumbering: what is compiled and cached (the kernel does not know).
   Variant kernel_variant() const {
     Variant k = *this;
     k.ordering = Ordering::none;
+    k.renumbered_y = RenumberedY::mapped;
     return k;
   }
   // What is compiled for this variant: kernel_variant() without what only the packing and the launch read

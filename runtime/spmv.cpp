@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
@@ -87,21 +88,28 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
   check_match(v, a, x, y);
   const DeviceInfo& d = ctx.device();
   const DeviceVector* xk = &x;  // what the product kernel reads
+  DeviceVector* yk = &y;        // what it writes
+  double product_beta = beta;
   const int* y_map = nullptr;
   const void* x_caller = nullptr;  // hola: its prologue moves x (SpmvParams::x_caller)
   if (v.ordering != Ordering::none) {
     n_ = a.rows();
-    stride_ = x.stride();
     x_perm_ = std::make_shared<DeviceVector>(ctx, x.size(), x.vector_components(), x.layout(), x.precision());
     permute_ = permute_kernel(ctx, v.precision, x.vector_components(), x.layout());
-    // x'[new] = x[inverse[new]]; the product writes element new of its result into y[inverse[new]]
-    // (1.047x on the geometric mean over a scratch y moved back by a third kernel: H100, 14 renumbered
-    // cases, fifteenth session)
-    move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation()};
+    // x'[new] = x[inverse[new]]
+    move_x_ = {x.data(), x_perm_->data(), a.inverse_permutation(), x.stride(), 0.0};
     xk = x_perm_.get();
-    y_map = a.inverse_permutation();
+    if (v.renumbered_y == RenumberedY::moved) {
+      // the product writes y' = alpha P A P^T x' in order; then y[old] = y'[perm[old]] + beta y[old]
+      y_scratch_ = std::make_shared<DeviceVector>(ctx, y.size(), y.vector_components(), y.layout(), y.precision());
+      move_y_ = {y_scratch_->data(), y.data(), a.permutation(), y.stride(), beta};
+      yk = y_scratch_.get();
+      product_beta = 0;
+    } else {
+      y_map = a.inverse_permutation();  // element new of the result goes to y[inverse[new]]
+    }
     if (v.layout.outer == OuterLayout::hola) {
-      x_caller = x.data();  // hola_prepare moves x through the same inverse permutation as y_map
+      x_caller = x.data();  // hola_prepare moves x through SpmvParams::x_map
       move_x_in_prologue_ = true;
     }
   }
@@ -142,27 +150,25 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
     prologue_grid_ = dim3(static_cast<unsigned>(std::min<long long>((cols + 255) / 256, 8LL * d.sm_count)));
   }
   const bool hisparse = v.layout.outer == OuterLayout::hisparse;
-  if (v.precision == Precision::f32) {
-    pf_ = make_spmv_params<float>(a, *xk, y, alpha, beta);
-    pf_.block_row = block_row;
-    pf_.y_map = y_map;
-    pf_.x_caller = static_cast<const float*>(x_caller);
-    pf_.x_moved = x_caller ? static_cast<float*>(x_perm_->data()) : nullptr;
-    if (hisparse) a.set_hisparse_params(pf_, v.op, big_strips);
-  } else {
-    pd_ = make_spmv_params<double>(a, *xk, y, alpha, beta);
-    pd_.block_row = block_row;
-    pd_.y_map = y_map;
-    pd_.x_caller = static_cast<const double*>(x_caller);
-    pd_.x_moved = x_caller ? static_cast<double*>(x_perm_->data()) : nullptr;
-    if (hisparse) a.set_hisparse_params(pd_, v.op, big_strips);
-  }
+  auto fill = [&](auto& p) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(p.x)>>;
+    p = make_spmv_params<T>(a, *xk, *yk, alpha, product_beta);
+    p.block_row = block_row;
+    p.y_map = y_map;
+    p.x_caller = static_cast<const T*>(x_caller);
+    p.x_map = x_caller ? a.inverse_permutation() : nullptr;
+    p.x_moved = x_caller ? static_cast<T*>(x_perm_->data()) : nullptr;
+    if (hisparse) a.set_hisparse_params(p, v.op, big_strips);
+  };
+  if (v.precision == Precision::f32) fill(pf_);
+  else fill(pd_);
 }
 
 void SpmvLaunch::launch() const {
   if (!permute_) return launch_product();
   if (!move_x_in_prologue_) launch_move(move_x_);
   launch_product();
+  if (y_scratch_) launch_move(move_y_);
 }
 
 void SpmvLaunch::launch_move(const Move& m) const {
@@ -170,8 +176,11 @@ void SpmvLaunch::launch_move(const Move& m) const {
   void* dst = m.dst;
   const int* from = m.from;
   int n = n_;
-  long long stride = stride_;
-  void* args[5] = {&src, &dst, &from, &n, &stride};
+  long long stride = m.stride;
+  float beta_f = static_cast<float>(m.beta);
+  double beta_d = m.beta;
+  void* args[6] = {&src, &dst, &from, &n, &stride,
+                   variant_.precision == Precision::f32 ? static_cast<void*>(&beta_f) : static_cast<void*>(&beta_d)};
   const unsigned blocks = static_cast<unsigned>(std::min<long long>((n_ + 255) / 256, 65535));
   if (blocks == 0) return;
   const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(permute_), dim3(blocks), dim3(256), args, 0,

@@ -13,8 +13,9 @@ namespace jitsparse {
 // For op n, x has a.cols() elements and y a.rows(); for op t/h by atomics, x has a.rows() and y a.cols();
 // the copy kind runs on a transposed copy (DeviceMatrix::for_variant), whose rows are A's columns.
 // A renumbered variant (Variant::ordering) runs on DeviceMatrix::for_variant's P A P^T: x and y stay in
-// the caller's numbering, and each launch is three steps: x into the matrix's numbering (a scratch
-// vector), the product, the result back into y with alpha and beta.
+// the caller's numbering. Each launch moves x into the matrix's numbering (a scratch vector; hola's first
+// kernel does it), runs the product, which writes y through the inverse permutation (RenumberedY::mapped),
+// or into a scratch y that a last kernel gathers back into y with beta (RenumberedY::moved).
 class SpmvLaunch {
  public:
   // Throws InvalidArgument when the variant does not match the matrix (layout, precision, entry type,
@@ -22,8 +23,8 @@ class SpmvLaunch {
   // kernels if needed.
   SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, const DeviceVector& x, DeviceVector& y,
              double alpha = 1.0, double beta = 0.0);
-  void launch() const;  // on ctx.stream() (one to three kernels: a prologue, x moved into a renumbered
-                        // matrix's numbering, the product); throws DeviceError if a launch fails
+  void launch() const;  // on ctx.stream() (one to four kernels: x moved into a renumbered matrix's
+                        // numbering, a prologue, the product, y moved back); throws DeviceError if a launch fails
   const Variant& variant() const { return variant_; }
 
  private:
@@ -37,18 +38,19 @@ class SpmvLaunch {
   SpmvParams<float> pf_{};
   SpmvParams<double> pd_{};
   // Renumbered variants: x moved into P A P^T's numbering (permute.cuh) before the product, which writes
-  // the caller's y through SpmvParams::y_map.
+  // the caller's y through SpmvParams::y_map, or a scratch y moved back after it (dst = src[from] + beta dst).
   struct Move {
     const void* src = nullptr;
     void* dst = nullptr;
     const int* from = nullptr;
+    long long stride = 0;  // of src and dst alike (soa; vector_stride of their common length)
+    double beta = 0;
   };
-  std::shared_ptr<DeviceVector> x_perm_;
+  std::shared_ptr<DeviceVector> x_perm_, y_scratch_;
   cudaKernel_t permute_ = nullptr;
-  Move move_x_;
+  Move move_x_, move_y_;
   bool move_x_in_prologue_ = false;  // hola: hola_prepare moves x (SpmvParams::x_caller), one kernel less
   int n_ = 0;
-  long long stride_ = 0;
   void launch_move(const Move& m) const;
   void launch_product() const;
 };

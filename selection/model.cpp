@@ -166,7 +166,7 @@ KindTimes launch_floors(const std::vector<Profile>& profiles, const Neighbours& 
 bool any_renumbered(const std::vector<Profile>& profiles, std::string_view ordering) {
   for (const auto& p : profiles)
     for (const auto& entry : p.log_relative)
-      if (ends_with(entry.first, ordering)) return true;
+      if (split_name(entry.first).ordering == ordering) return true;  // either y form
   return false;
 }
 
@@ -194,8 +194,9 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
     double plain = 0, renumbered = 0;
     for (const auto& m : r->measurements) {
       if (!m.ok() || m.median_us <= 0 || !search_measured(m, deterministic)) continue;
-      const bool in_ordering = ends_with(m.variant, suffix);
-      if (!in_ordering && m.variant.find('@') != std::string::npos) continue;  // another ordering
+      const std::string_view ordering_of = split_name(m.variant).ordering;  // either y form
+      const bool in_ordering = ordering_of == suffix;
+      if (!in_ordering && !ordering_of.empty()) continue;  // another ordering
       double& best = in_ordering ? renumbered : plain;
       if (best == 0 || m.median_us < best) best = m.median_us;
     }

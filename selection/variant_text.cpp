@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <functional>
 
+#include "generator/variant.hpp"
+
 namespace jitsparse::model_detail {
 
 bool ends_with(std::string_view s, std::string_view tail) {
@@ -22,6 +24,8 @@ NameParts split_name(std::string_view v) {
   n.schedule = body.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
   n.kind = c == std::string_view::npos ? std::string_view() : body.substr(c + 1);
   n.ordering = at == std::string_view::npos ? std::string_view() : v.substr(at);
+  n.y_moved = ends_with(n.ordering, kMovedYSuffix);
+  if (n.y_moved) n.ordering.remove_suffix(kMovedYSuffix.size());
   n.rest = v.substr(b + 1 + n.schedule.size());
   n.ok = true;
   return n;

@@ -10,12 +10,14 @@ namespace jitsparse::model_detail {
 
 bool ends_with(std::string_view s, std::string_view tail);
 
-// A variant name's parts, views into it: "entry.prec/layout/schedule[/op-kind][@ordering]" (Variant::name).
+// A variant name's parts, views into it: "entry.prec/layout/schedule[/op-kind][@ordering[-ymove]]"
+// (Variant::name).
 struct NameParts {
   std::string_view head;      // "entry.prec/"
   std::string_view layout, schedule;
   std::string_view kind;      // "t-atomic" (empty for op n)
-  std::string_view ordering;  // "@rcm" (empty when not renumbered)
+  std::string_view ordering;  // "@rcm" (empty when not renumbered), without the y form's "-ymove"
+  bool y_moved = false;       // RenumberedY::moved ("@rcm-ymove")
   std::string_view rest;      // everything after the schedule
   bool ok = false;            // the name had an entry, a layout and a schedule
   bool narrow() const { return ends_with(layout, "-d16"); }

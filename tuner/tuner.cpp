@@ -378,6 +378,27 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
   return out;
 }
 
+std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n) {
+  std::vector<std::pair<double, Variant>> renumbered;
+  for (const auto& m : measured.measurements) {
+    if (!m.ok()) continue;
+    const Variant v = Variant::parse(m.variant);
+    if (v.ordering != Ordering::none) renumbered.emplace_back(m.median_us, v);
+  }
+  std::sort(renumbered.begin(), renumbered.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::vector<Variant> out;
+  std::set<std::string> seen;  // by the mapped form: both forms of one variant count once
+  for (const auto& [us, v] : renumbered) {
+    if (static_cast<int>(seen.size()) == n) break;
+    Variant mapped = v, other = v;
+    mapped.renumbered_y = RenumberedY::mapped;
+    if (!seen.insert(mapped.name()).second) continue;
+    other.renumbered_y = v.renumbered_y == RenumberedY::moved ? RenumberedY::mapped : RenumberedY::moved;
+    if (!measured.find(other.name())) out.push_back(other);
+  }
+  return out;
+}
+
 namespace {
 
 // The largest block count of the search with t * b within the SM's threads.
@@ -1424,6 +1445,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const auto first = ordering_twins(job.record, kOrderingLayouts, ordering, renumbered_narrow_);
     pack_layouts(job, first);
     run_variants(job, first);
+    // Which y form pays depends on the matrix and the precision (RenumberedY): the schedules below are
+    // swept in the form of the fastest.
+    run_variants(job, y_form_twins(job.record, kYFormTwins));
     // Where a renumbered variant is the fastest or near it, its schedules (hola: its whole grid) and load
     // policy as for the others: the plain matrix's best schedule is often not the renumbered one's (the
     // R-MAT graph by degree: hola-64x16-ept2 63.5 us, hola-128x8-ept4 49.4, the plain best 57-59).
@@ -1442,6 +1466,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       if (t.ordering != Ordering::none) more.push_back(t);
     pack_layouts(job, more);
     run_variants(job, more);
+    run_variants(job, y_form_twins(job.record, 1));  // the fastest schedule in the other form too
   };
   if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
     std::vector<std::vector<std::string>> steps(1);

@@ -251,6 +251,10 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
 // fit 16 bits) the narrow form of each csr, ell or sell one; those `measured` lacks.
 constexpr int kOrderingLayouts = 4;
 std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
+// The n fastest renumbered variants `measured` holds, each in its other RenumberedY form (y written through
+// the permutation by the product, or moved back by a kernel of its own), those it lacks.
+constexpr int kYFormTwins = 2;
+std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n);
 // renumbering_may_pay (core/features.hpp) says which matrices get the renumbering stage.
 // The winner of a domain's records: the variant, in its policy-free form (row kernels without cached loads,
 // narrowness and unrolling, which the search picks per matrix), with the best geometric-mean speedup over

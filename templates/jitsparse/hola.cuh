@@ -37,7 +37,7 @@
 
 namespace jitsparse {
 
-// hola_prepare also moves x into a renumbered matrix's numbering (x_caller set): hola_spmv reads x only
+// hola_prepare also moves x into a renumbered matrix's numbering (x_caller set, through x_map): hola_spmv reads x only
 // after its wait for this kernel, hola_scatter after its first line, so the move needs no kernel of its own.
 template <class T, class E, class Vec, int NPB, int EPT, bool ScaleCols>
 __global__ void __launch_bounds__(256) hola_prepare(const __grid_constant__ SpmvParams<T> p) {
@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(256) hola_prepare(const __grid_constant__ Spmv
   const int n = ScaleCols && p.cols > p.rows ? p.cols : p.rows;
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += gridDim.x * blockDim.x) {
     if (p.x_caller && r < p.rows) {  // renumbered: square, so x has p.rows elements for every op
-      const int from = __ldg(p.y_map + r);
+      const int from = __ldg(p.x_map + r);
 #pragma unroll
       for (int c = 0; c < E::V; ++c)
         p.x_moved[Vec::template x_index<E>(p, r, c)] = __ldg(p.x_caller + Vec::template x_index<E>(p, from, c));

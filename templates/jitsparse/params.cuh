@@ -39,8 +39,9 @@ struct SpmvParams {
   int ell_width;        // ell: elements per row of the padded array (stored positions / ell_stride)
   const int* y_map;     // renumbered (Variant::ordering): the caller's y element of each element of P A P^T's
                         // numbering (the inverse permutation); null: the same element
-  const T* x_caller;    // renumbered hola: hola_prepare moves the caller's x into x_moved (which is x) through
-  T* x_moved;           // y_map, so no kernel of its own does; null: x is ready
+  const T* x_caller;    // renumbered hola: hola_prepare moves the caller's x into x_moved (which is x):
+  T* x_moved;           // x_moved[i] = x_caller[x_map[i]], so no kernel of its own does; null: x is ready
+  const int* x_map;     // the inverse permutation (y_map's, which is null where the product's y is moved back)
 };
 
 }  // namespace jitsparse

@@ -58,6 +58,20 @@ TEST_CASE("generator: variant names round-trip") {
   CHECK(ell.compiled_variant() == ell.kernel_variant());
   CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@none"), doctest::Contains("@rcm"), InvalidArgument);
   CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@amd"), doctest::Contains("unknown ordering"), InvalidArgument);
+  // the y form of a renumbered product: the same kernel, y moved back by a kernel of its own
+  const Variant moved = Variant::parse("real.f64/sell32s256-soa-soa-d16/dynamic-256x8@rcm-ymove");
+  CHECK(moved.renumbered_y == RenumberedY::moved);
+  CHECK(moved.ordering == Ordering::rcm);
+  CHECK(moved.name() == "real.f64/sell32s256-soa-soa-d16/dynamic-256x8@rcm-ymove");
+  CHECK(moved.compiled_variant() == Variant::parse("real.f64/sell32s256-soa-soa-d16/dynamic-256x8@rcm").compiled_variant());
+  CHECK_FALSE(moved == Variant::parse("real.f64/sell32s256-soa-soa-d16/dynamic-256x8@rcm"));
+  CHECK(Variant::parse("real.f32/hola-aos-aos/hola-128x8-ept4@degree-ymove").renumbered_y == RenumberedY::moved);
+  CHECK(Variant::parse("real.f32/hola-aos-aos/hola-128x8-ept4@degree").renumbered_y == RenumberedY::mapped);
+  Variant plain_moved = Variant::parse("real.f64/csr-aos-aos/static-256x2");
+  plain_moved.renumbered_y = RenumberedY::moved;  // not renumbered: nothing to move, the name says so
+  CHECK(plain_moved.name() == "real.f64/csr-aos-aos/static-256x2");
+  CHECK_THROWS_WITH_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@ymove"), doctest::Contains("@rcm-ymove"), InvalidArgument);
+  CHECK_THROWS_AS(Variant::parse("real.f32/csr-aos-aos/static-256x2@-ymove"), InvalidArgument);
 }
 
 TEST_CASE("generator: NVRTC compiles a variant and the cache returns it") {

@@ -573,6 +573,17 @@ TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on 
                      "real.f64/hola-aos-soa/hola-64x32-ept8@rcm", "real.f64/csr-soa-aos/static-256x8-tpr32@rcm",
                      "real.f64/csr-soa-aos-d16/static-256x8-tpr32@rcm", "real.f64/sell16-aos-aos-d16/static-256x8-tpr32@rcm",
                      "real.f64/sell32s256-aos-aos/static-256x8-tpr16@rcm", "real.f64/sell32s256-aos-aos-d16/static-256x8-tpr16@rcm"});
+  // the other y form of the fastest renumbered variants, those not timed
+  measured("real.f64/csr-soa-aos/static-256x8-tpr32@rcm", 120);
+  measured("real.f64/hola-aos-soa/hola-64x32-ept8@rcm-ymove", 100);
+  names.clear();
+  for (const auto& v : y_form_twins(r, 2)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/sell16-aos-aos/static-256x8-tpr32@rcm-ymove",
+                                          "real.f64/hola-aos-soa/hola-64x32-ept8@rcm"});
+  measured("real.f64/sell16-aos-aos/static-256x8-tpr32@rcm-ymove", 95);
+  names.clear();
+  for (const auto& v : y_form_twins(r, 2)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/hola-aos-soa/hola-64x32-ept8@rcm"});  // both forms of the first timed
   // only square matrices of at least 16384 rows whose entries lie far from the diagonal on average
   MatrixFeatures f;
   f.rows = f.cols = 100000;

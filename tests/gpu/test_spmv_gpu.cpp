@@ -301,8 +301,9 @@ TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (comp
 TEST_CASE("gpu spmv: sorted sell, load policies, unroll and narrow columns (block3)") { run_new_kernels("block3"); }
 
 // Renumbered variants (@rcm, @degree): DeviceMatrix::for_variant packs P A P^T, SpmvLaunch moves x in and the
-// result back (permute.cuh); checked in the caller's numbering against A itself, with alpha and beta, in
-// every family (row, narrow row, hola, hisparse), op n, t and h, both kinds, both vector layouts. Small
+// result back (permute.cuh), or the product writes it back (y_map); checked in the caller's numbering
+// against A itself, with alpha and beta, in every family (row, narrow row, hola, hisparse), op n, t and h,
+// both kinds, both vector layouts, both y forms. Small
 // enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
 static void run_renumbered(const char* name) {
   Context& ctx = gpu_context();
@@ -321,10 +322,12 @@ static void run_renumbered(const char* name) {
     for (const auto& vs : variants)
       for (Precision p : {Precision::f32, Precision::f64})
         for (Op op : {Op::n, Op::t, Op::h})
-          for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy}) {
+          for (TransposeKind kind : {TransposeKind::atomic, TransposeKind::copy})
+          for (RenumberedY y_form : {RenumberedY::mapped, RenumberedY::moved}) {
             if ((op == Op::n && kind == TransposeKind::copy) || (op == Op::h && !e.has_adjoint)) continue;
             Variant v = Variant::parse(e.name + "." + to_string(p) + "/" + vs + ordering_suffix(ordering));
             v.op = op;
+            v.renumbered_y = y_form;
             v.transpose = v.layout.outer == OuterLayout::hisparse && op != Op::n ? TransposeKind::tree : kind;
             if (kernel_shared_bytes(v, e.num_vector_components()) > kMaxStaticShared) continue;
             const DeviceMatrix da = DeviceMatrix::for_variant(ctx, a, v);
