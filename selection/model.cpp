@@ -390,20 +390,23 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     narrow_logs[j] = narrow_log_ratio(near[j].second->features, near[j].second->compulsory_bytes, l2_bytes_, components[j],
                                       vector_components, q.precision);
   // A layout that pads more on the query than on a neighbour reads more bytes there: its time scales by
-  // the ratio (ELL tuned on a regular grid, then run on an irregular mesh). The other way it gains at most
-  // kPaddingGainLimit: where a neighbour pads much more (a skewed graph), its slow time is more than
+  // the ratio (ELL tuned on a regular grid, then run on an irregular mesh), where the bytes decide the time
+  // (padding_log_ratio: a latency-bound matrix pays little for its padding). The other way it gains at
+  // most kPaddingGainLimit: where a neighbour pads much more (a skewed graph), its slow time is more than
   // bytes (the slice's longest row is a chain); the full ratio made sell16 4x faster on an R-MAT query
   // than on the graph neighbour, and it ran 7.8x slower than the best (main-set holdout, H100 database of
   // the twentieth session). By padding kind and neighbour, computed once (the ratio depends on nothing
   // else of the variant).
-  std::array<std::vector<double>, 4> padding_log_ratio;
+  std::array<std::vector<double>, 4> padding_logs_by_kind;
   for (int kind = 0; kind < 4; ++kind) {
     VariantShape shape;
     shape.padding = static_cast<VariantShape::Padding>(kind);
     const double here = traffic_factor(shape, q.features, q.components, vector_components, q.precision);
     for (size_t j = 0; j < k; ++j) {
-      const double there = traffic_factor(shape, near[j].second->features, components[j], vector_components, q.precision);
-      padding_log_ratio[kind].push_back(here > 0 && there > 0 ? std::max(-kPaddingGainLimit, std::log(here / there)) : 0.0);
+      const MatrixRecord& r = *near[j].second;
+      const double there = traffic_factor(shape, r.features, components[j], vector_components, q.precision);
+      padding_logs_by_kind[kind].push_back(
+          padding_log_ratio(here, q.compulsory_bytes, there, r.compulsory_bytes, l2_bytes_, kPaddingGainLimit));
     }
   }
   // Relative times carry over between matrices of different sizes only above each launch kind's floor.
@@ -434,7 +437,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     double mean = 0, floored = 0;
     logs.assign(k, 0.0);
     const double critical_us = critical_path_us(shape, q.features);
-    const auto& padding_logs = padding_log_ratio[static_cast<int>(shape.padding)];
+    const auto& padding_logs = padding_logs_by_kind[static_cast<int>(shape.padding)];
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
       if (auto it = profiles[j].log_relative.find(v); it != profiles[j].log_relative.end()) {

@@ -5,6 +5,12 @@
 
 namespace jitsparse::model_detail {
 
+double bandwidth_share(double compulsory_bytes, long long l2_bytes) {
+  if (l2_bytes <= 0) return 1;
+  const double against_l2 = std::log2(std::max(compulsory_bytes, 1.0) / static_cast<double>(l2_bytes));
+  return std::clamp((against_l2 + 2.0) / 2.0, 0.0, 1.0);
+}
+
 double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes, int components,
                         int vector_components, Precision p) {
   if (f.nnz <= 0 || l2_bytes <= 0) return 0;
@@ -12,8 +18,7 @@ double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long l
   const double nnz = static_cast<double>(f.nnz), rows = static_cast<double>(f.rows);
   const double bytes =
       std::log((nnz * (components * s + 2) + 4 * rows + vectors) / (nnz * (components * s + 4) + 4 * rows + vectors));
-  const double against_l2 = std::log2(std::max(compulsory_bytes, 1.0) / static_cast<double>(l2_bytes));
-  return bytes * 0.6 * std::clamp((against_l2 + 2.0) / 2.0, 0.0, 1.0);
+  return bytes * 0.6 * bandwidth_share(compulsory_bytes, l2_bytes);
 }
 
 double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p) {
@@ -28,6 +33,13 @@ double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int compon
   if (padding <= 0) return 0;
   const double s = scalar_bytes(p), entry = components * s + 4, vectors = (f.rows + f.cols) * vector_components * s;
   return (padding * f.nnz * entry + vectors) / (f.nnz * entry + vectors);
+}
+
+double padding_log_ratio(double here_factor, double here_bytes, double there_factor, double there_bytes,
+                         long long l2_bytes, double gain_limit) {
+  if (here_factor <= 0 || there_factor <= 0) return 0;
+  auto share = [&](double bytes) { return std::max(kLatencyPaddingShare, bandwidth_share(bytes, l2_bytes)); };
+  return std::max(-gain_limit, share(here_bytes) * std::log(here_factor) - share(there_bytes) * std::log(there_factor));
 }
 
 double critical_path_us(const VariantShape& v, const MatrixFeatures& f) {

@@ -7,11 +7,16 @@
 
 namespace jitsparse::model_detail {
 
+// How much of a product's time its bytes decide: 0 for a matrix of a quarter of the L2 or less (latency-
+// bound), 1 from the L2 up, linear in log2(bytes / L2) between; 1 where the L2 is unknown. Measured on
+// narrow twins (narrow_log_ratio): they gained nothing below L2 / 4 in the H100 training database.
+double bandwidth_share(double compulsory_bytes, long long l2_bytes);
+
 // A narrow twin's expected log(time / its wide twin's) where it was not timed: a share of log(bytes with
 // 16-bit column offsets / bytes with 32-bit columns) (the matrix arrays and the vectors, read once). In
 // the H100 training database (1,000 twin pairs timed) the gain was 55-60% of the bytes' on matrices of
 // L2 size and more and none (+2.5%, median) on those below a quarter of L2, which are latency-bound:
-// the share rises from 0 at L2 / 4 to 0.6 at L2.
+// the share rises from 0 at L2 / 4 to 0.6 at L2 (0.6 x bandwidth_share).
 double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long long l2_bytes, int components,
                         int vector_components, Precision p);
 
@@ -19,6 +24,19 @@ double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long l
 // bytes (ell: longest row / mean row; sell: the sampled padding of sell32; sorted sell: that of
 // sell32s256; csr, hola, hisparse: none). 0 when the features do not say (older records).
 double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p);
+
+// log(the padding's cost on the query / its cost on a neighbour) for one layout: each side's log traffic
+// factor counts by that side's bandwidth_share, as padding costs bytes and bytes cost time only where the
+// product is bandwidth-bound; but at least by kLatencyPaddingShare, as a padded slot still costs a load
+// and a multiply-add on a latency-bound matrix. A layout that pads less on the query gains at most
+// gain_limit (log). 0 where a factor is unknown.
+// Without the shares, ELL on the 0.01-0.4 MB tests/data matrices (padded 1.5-4x, within 1-6% of their
+// best) was expected 1.3-2.3x and csr at 1.15-1.2x chosen. The floor was chosen among 0, 0.25 and 0.5 on
+// the three holdouts of the twenty-second session's H100 database (0 lost 4 first choices within 3% of
+// the family holdout and raised the main-set holdout's geometric mean from 1.197x to 1.206x).
+constexpr double kLatencyPaddingShare = 0.25;
+double padding_log_ratio(double here_factor, double here_bytes, double there_factor, double there_bytes,
+                         long long l2_bytes, double gain_limit);
 
 // A row-family kernel (csr, ell, sell) gives each row to one group of threads per row, so the longest row
 // is a chain of max_row / tpr steps that no other work hides: a lower bound on its time. The step,

@@ -19,6 +19,7 @@
 #include "core/yardstick.hpp"
 #include "selection/database.hpp"
 #include "selection/model.hpp"
+#include "selection/model_terms.hpp"
 #include "selection/quick_plan.hpp"
 #include "selection/select.hpp"
 #include "tuner/evaluate.hpp"
@@ -511,27 +512,53 @@ Prediction predict_real_f64(const SelectionModel& model, const HostMatrix& a) {
 TEST_CASE("model: a layout's padding on the query scales what its neighbours measured (ELL from grids)") {
   // Only regular grids were tuned, where ELL wins; the query's rows vary (lengths 1..13, one long row), so
   // ELL would read about max/mean times the entries there: it must not be the first choice.
-  {
-    const GridDb grids("padding", {});
-    RandomMatrixOptions o;
-    o.rows = o.cols = 6000;
-    o.mean_row = 7;
-    o.band = 40;
-    o.long_row = 60;
-    const HostMatrix irregular = random_matrix(EntryRegistry::instance().get("real"), o);
-    REQUIRE(compute_features(irregular).max_row >= 60);
-    const SelectionModel model(grids.db, test_gpu().l2_bytes);
-    const Prediction p = predict_real_f64(model, irregular);
-    REQUIRE(!p.ranked.empty());
-    CHECK(p.ranked.front().variant != kEll);
+  const GridDb grids("padding", {});
+  RandomMatrixOptions o;
+  o.rows = o.cols = 6000;
+  o.mean_row = 7;
+  o.band = 40;
+  o.long_row = 60;
+  const HostMatrix irregular = random_matrix(EntryRegistry::instance().get("real"), o);
+  REQUIRE(compute_features(irregular).max_row >= 60);
+  auto ell_of = [](const Prediction& p) {
     const auto ell = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
     REQUIRE(ell != p.ranked.end());
-    CHECK(ell->expected_relative > 2.0);  // about max/mean of the entry bytes, plus the vectors
-    // On a grid like the neighbours, nothing changes: ELL stays first.
-    const Prediction g = predict_real_f64(model, banded(7000, 7, "grid"));
-    REQUIRE(!g.ranked.empty());
-    CHECK(g.ranked.front().variant == kEll);
-  }
+    return *ell;
+  };
+  // Bandwidth-bound (the matrices are far larger than this L2): the full ratio of the bytes.
+  const SelectionModel streamed(grids.db, 64 << 10);
+  const Prediction p = predict_real_f64(streamed, irregular);
+  REQUIRE(!p.ranked.empty());
+  CHECK(p.ranked.front().variant != kEll);
+  CHECK(ell_of(p).expected_relative > 2.0);  // about max/mean of the entry bytes, plus the vectors
+  // On a grid like the neighbours, nothing changes: ELL stays first (or its narrow twin, which gains on
+  // a bandwidth-bound matrix).
+  const Prediction g = predict_real_f64(streamed, banded(7000, 7, "grid"));
+  REQUIRE(!g.ranked.empty());
+  CHECK(g.ranked.front().variant.rfind("real.f64/ell-aos-aos", 0) == 0);
+  // Latency-bound (under a quarter of a 16 MB L2): padding costs less, not nothing.
+  const SelectionModel resident(grids.db, test_gpu().l2_bytes);
+  const Prediction small = predict_real_f64(resident, irregular);
+  REQUIRE(!small.ranked.empty());
+  CHECK(small.ranked.front().variant != kEll);
+  CHECK(ell_of(small).expected_relative > 1.1);
+  CHECK(ell_of(small).expected_relative < ell_of(p).expected_relative);
+}
+
+TEST_CASE("model: padding costs by each side's bandwidth share") {
+  using namespace model_detail;
+  const long long l2 = 40 << 20;
+  CHECK(bandwidth_share(l2 / 8.0, l2) == 0.0);
+  CHECK(bandwidth_share(l2 / 2.0, l2) == doctest::Approx(0.5));
+  CHECK(bandwidth_share(4.0 * l2, l2) == 1.0);
+  CHECK(bandwidth_share(1e3, 0) == 1.0);  // L2 unknown: bytes decide
+  // Both bandwidth-bound: the ratio of the traffic factors, its gain limited.
+  CHECK(padding_log_ratio(3.0, 2.0 * l2, 1.5, 2.0 * l2, l2, 0.2) == doctest::Approx(std::log(2.0)));
+  CHECK(padding_log_ratio(1.0, 2.0 * l2, 3.0, 2.0 * l2, l2, 0.2) == doctest::Approx(-0.2));
+  // A latency-bound query pays kLatencyPaddingShare of its padding; a bandwidth-bound neighbour paid all of it.
+  CHECK(padding_log_ratio(3.0, 1e5, 1.0, 2.0 * l2, l2, 0.2) == doctest::Approx(kLatencyPaddingShare * std::log(3.0)));
+  CHECK(padding_log_ratio(1.2, 1e5, 1.2, 2.0 * l2, l2, 0.2) < 0);
+  CHECK(padding_log_ratio(0.0, 1e5, 1.2, 2.0 * l2, l2, 0.2) == 0.0);  // unknown padding
 }
 
 TEST_CASE("model: features measure the padding of sell32 and of the sorted sell32s256") {
