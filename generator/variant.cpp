@@ -180,16 +180,15 @@ Variant Variant::parse(const std::string& full) {
   Ordering ordering = Ordering::none;
   RenumberedY renumbered_y = RenumberedY::mapped;
   if (at != std::string::npos) {
-    std::string name = full.substr(at + 1);
-    if (name.size() > kMovedYSuffix.size() && name.compare(name.size() - kMovedYSuffix.size(), std::string::npos,
-                                                           kMovedYSuffix.data(), kMovedYSuffix.size()) == 0) {
+    std::string_view name = std::string_view(full).substr(at + 1);
+    if (name.size() > kMovedYSuffix.size() && name.substr(name.size() - kMovedYSuffix.size()) == kMovedYSuffix) {
       renumbered_y = RenumberedY::moved;
-      name.resize(name.size() - kMovedYSuffix.size());
+      name.remove_suffix(kMovedYSuffix.size());
     }
     if (name != "rcm" && name != "degree")
       throw InvalidArgument("variant '" + full + "': unknown ordering '" + full.substr(at) +
                             "' (expected @rcm, @degree, @rcm-ymove or @degree-ymove)");
-    ordering = parse_ordering(name);
+    ordering = parse_ordering(std::string(name));
   }
   const auto a = s.find('/'), b = s.find('/', a == std::string::npos ? a : a + 1);
   const auto dot = s.rfind('.', a);

@@ -24,8 +24,7 @@ NameParts split_name(std::string_view v) {
   n.schedule = body.substr(b + 1, c == std::string_view::npos ? std::string_view::npos : c - b - 1);
   n.kind = c == std::string_view::npos ? std::string_view() : body.substr(c + 1);
   n.ordering = at == std::string_view::npos ? std::string_view() : v.substr(at);
-  n.y_moved = ends_with(n.ordering, kMovedYSuffix);
-  if (n.y_moved) n.ordering.remove_suffix(kMovedYSuffix.size());
+  if (ends_with(n.ordering, kMovedYSuffix)) n.ordering.remove_suffix(kMovedYSuffix.size());
   n.rest = v.substr(b + 1 + n.schedule.size());
   n.ok = true;
   return n;

@@ -16,8 +16,8 @@ struct NameParts {
   std::string_view head;      // "entry.prec/"
   std::string_view layout, schedule;
   std::string_view kind;      // "t-atomic" (empty for op n)
-  std::string_view ordering;  // "@rcm" (empty when not renumbered), without the y form's "-ymove"
-  bool y_moved = false;       // RenumberedY::moved ("@rcm-ymove")
+  std::string_view ordering;  // "@rcm" (empty when not renumbered), without the y form's "-ymove": both
+                              // forms of a variant count as renumbered in that ordering
   std::string_view rest;      // everything after the schedule
   bool ok = false;            // the name had an entry, a layout and a schedule
   bool narrow() const { return ends_with(layout, "-d16"); }

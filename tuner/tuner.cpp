@@ -380,11 +380,8 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
 
 std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n) {
   std::vector<std::pair<double, Variant>> renumbered;
-  for (const auto& m : measured.measurements) {
-    if (!m.ok()) continue;
-    const Variant v = Variant::parse(m.variant);
-    if (v.ordering != Ordering::none) renumbered.emplace_back(m.median_us, v);
-  }
+  for (const auto& m : measured.measurements)  // only an ordering puts '@' into a name
+    if (m.ok() && m.variant.find('@') != std::string::npos) renumbered.emplace_back(m.median_us, Variant::parse(m.variant));
   std::sort(renumbered.begin(), renumbered.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
   std::vector<Variant> out;
   std::set<std::string> seen;  // by the mapped form: both forms of one variant count once
