@@ -244,7 +244,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("deterministic", "ours: only variants whose result bits never change")
       ("layout", po::value<std::string>(), "ours: the fastest tuned variant of this layout (e.g. hola, csr, hola-aos-aos, hisparse, hisparse64c2) instead of the winner")
       ("variant", po::value<std::vector<std::string>>(), "ours: this variant (its entry type and precision must match: "
-       "e.g. real.f32/ell-aos-aos-d16/static-512x4, or one ending in @rcm or @degree) instead of the tuned one; repeatable, "
+       "e.g. real.f32/ell-aos-aos-d16/static-512x4, or one ending in @rcm or @degree, with -ymove after it for y moved back) instead of the tuned one; repeatable, "
        "each gets a row; implies --no-tune")
       ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 51 cold)")
