@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -147,4 +150,64 @@ TEST_CASE("features: a matrix large enough for the sampled passes' own thread") 
   CHECK(f.mean_distance_from_diagonal == doctest::Approx(2.0 / 3).epsilon(0.01));
   CHECK(f.sell_padding == doctest::Approx(1.0).epsilon(0.01));
   CHECK(f.sorted_sell_padding == doctest::Approx(1.0).epsilon(0.01));
+}
+
+namespace {
+
+// sell32 and sell32s256 padding of every window, by sorting each window (what padding_features samples).
+std::pair<double, double> padding_by_sorting(const HostMatrix& a) {
+  int64_t plain = 0, sorted = 0;
+  for (int64_t r0 = 0; r0 < a.rows; r0 += 256) {
+    const int64_t r1 = std::min<int64_t>(a.rows, r0 + 256);
+    std::vector<int32_t> len(static_cast<size_t>((r1 - r0 + 31) / 32 * 32), 0);
+    for (int64_t r = r0; r < r1; ++r) len[r - r0] = a.row_ptr[r + 1] - a.row_ptr[r];
+    for (size_t s = 0; s < len.size(); s += 32) plain += 32 * *std::max_element(len.begin() + s, len.begin() + s + 32);
+    std::sort(len.begin(), len.end(), std::greater<int32_t>());
+    for (size_t s = 0; s < len.size(); s += 32) sorted += 32 * len[s];
+  }
+  return {static_cast<double>(plain) / a.nnz(), static_cast<double>(sorted) / a.nnz()};
+}
+
+}  // namespace
+
+TEST_CASE("features: the padding of every window, short rows and one row past the histogram") {
+  // 60,000 rows: under 128 sampled windows' stride, so every window counts and the figures are exact.
+  // Row lengths 1..11 with a fifth of the rows empty (the histogram), and one row of 5,000 entries (its
+  // window is sorted instead).
+  RandomMatrixOptions o;
+  o.rows = o.cols = 60000;
+  o.mean_row = 6;
+  o.empty_fraction = 0.2;
+  o.long_row = 5000;
+  const HostMatrix a = random_matrix(EntryRegistry::instance().get("real"), o);
+  const auto [plain, sorted] = padding_by_sorting(a);
+  const MatrixFeatures f = compute_features(a);
+  CHECK(f.sell_padding == doctest::Approx(plain).epsilon(1e-12));
+  CHECK(f.sorted_sell_padding == doctest::Approx(sorted).epsilon(1e-12));
+  CHECK(f.sorted_sell_padding < f.sell_padding);
+}
+
+TEST_CASE("features: the row lengths of a large matrix, summed on two threads, are exact") {
+  RandomMatrixOptions o;
+  o.rows = o.cols = 300000;  // past 2^18 rows: the second thread sums the second half
+  o.mean_row = 4;
+  o.empty_fraction = 0.3;
+  o.long_row = 3000;  // in the first half
+  o.band = 50;
+  const HostMatrix a = random_matrix(EntryRegistry::instance().get("real"), o);
+  int64_t empty = 0, longest = 0;
+  double sum_sq = 0;
+  for (int64_t r = 0; r < a.rows; ++r) {
+    const int64_t len = a.row_ptr[r + 1] - a.row_ptr[r];
+    empty += len == 0;
+    longest = std::max(longest, len);
+    sum_sq += static_cast<double>(len * len);
+  }
+  const double mean = static_cast<double>(a.nnz()) / a.rows;
+  const MatrixFeatures f = compute_features(a);
+  CHECK(f.max_row == longest);
+  CHECK(longest >= 100);  // the long row (capped by its band of columns) is the longest
+  CHECK(f.empty_rows == empty);
+  CHECK(f.empty_rows > a.rows / 4);
+  CHECK(f.std_row == doctest::Approx(std::sqrt(sum_sq / a.rows - mean * mean)).epsilon(1e-12));
 }
