@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <deque>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -44,15 +48,6 @@ bool search_measured(const MeasurementRecord& m, bool deterministic) {
   return m.origin.empty() && (!deterministic || m.deterministic());
 }
 
-// Lowers `times` to a record's fastest time of each launch kind, as its search measured them.
-void lower_kind_times(const MatrixRecord& r, bool deterministic, KindTimes& times) {
-  for (const auto& m : r.measurements)
-    if (m.ok() && m.median_us > 0 && search_measured(m, deterministic)) {
-      double& t = times[launch_kind(split_name(m.variant))];
-      t = std::min(t, m.median_us);
-    }
-}
-
 // A neighbour's profile: log(time / its best) of every variant it timed, and the best of each pair. Keys
 // view the record's names (or, transferred, the renamed copies in `names`).
 struct Profile {
@@ -61,6 +56,14 @@ struct Profile {
   std::unordered_map<std::string_view, bool> failed;          // measured but not ok
   std::unordered_map<size_t, double> pair_best;               // best log_relative of the pair (pair_hash)
   KindTimes kind_us;  // fastest time of each launch_kind
+  const MeasurementRecord* best = nullptr;  // the fastest the search measured (search_best)
+  // What it proposes (proposed_variants): every variant within kNearBest of its best, its best hola
+  // variant and its best of the widest threads per row.
+  std::vector<std::string_view> proposals;
+  // Its fastest plain time and its fastest in each ordering ("@rcm", either y form): renumbering_gain's
+  // evidence, any_renumbered's answer.
+  double plain_us = 0;
+  std::unordered_map<std::string_view, double> ordering_us;
   Profile() { kind_us.fill(std::numeric_limits<double>::infinity()); }
 };
 
@@ -83,6 +86,7 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
     return p.names.back();
   };
   const MeasurementRecord* best = search_best(r, deterministic);
+  p.best = best;
   if (!best || best->median_us <= 0) return;
   p.log_relative.reserve(r.measurements.size());
   for (const auto& m : r.measurements) {
@@ -99,7 +103,19 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
     if (!fresh) it->second = std::min(it->second, l);
     double& kind = p.kind_us[launch_kind(n)];
     kind = std::min(kind, m.median_us);
+    double& fastest = n.ordering.empty() ? p.plain_us : p.ordering_us[n.ordering];
+    if (fastest == 0 || m.median_us < fastest) fastest = m.median_us;
   }
+  // In the map's order, as the proposals were always read (ties go to the first met).
+  const std::string widest_tpr = std::to_string(kWidestThreadsPerRow);
+  const std::pair<const std::string_view, double>*hola = nullptr, *widest = nullptr;
+  for (const auto& entry : p.log_relative) {
+    if (entry.second <= std::log(kNearBest)) p.proposals.push_back(entry.first);
+    if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
+    if (split_name(entry.first).tpr() == widest_tpr && (!widest || entry.second < widest->second)) widest = &entry;
+  }
+  if (hola) p.proposals.push_back(hola->first);
+  if (widest) p.proposals.push_back(widest->first);
 }
 
 // A variant's log(time / best) on a neighbour that did not time it (the caller looks up what it timed):
@@ -122,20 +138,9 @@ double estimate(const Profile& p, std::string_view variant, size_t pair, const P
 // database ran csr with 32 threads per row fastest, 1.2-1.3x faster than hola, and the main set, whose
 // graph is 60 MB, never ran those near its best). Unordered: the ranking's sort is a total order (its last
 // key is the name), so the order found is moot.
-std::unordered_set<std::string_view> proposed_variants(const std::vector<Profile>& profiles) {
+std::unordered_set<std::string_view> proposed_variants(const std::vector<const Profile*>& profiles) {
   std::unordered_set<std::string_view> candidates;
-  const std::string widest_tpr = std::to_string(kWidestThreadsPerRow);
-  for (const auto& p : profiles) {
-    const std::pair<const std::string_view, double>*hola = nullptr, *widest = nullptr;
-    for (const auto& entry : p.log_relative) {
-      if (entry.second <= std::log(kNearBest)) candidates.insert(entry.first);
-      if (entry.first.find("/hola-") != std::string_view::npos && (!hola || entry.second < hola->second)) hola = &entry;
-      if (split_name(entry.first).tpr() == widest_tpr && (!widest || entry.second < widest->second))
-        widest = &entry;
-    }
-    if (hola) candidates.insert(hola->first);
-    if (widest) candidates.insert(widest->first);
-  }
+  for (const Profile* p : profiles) candidates.insert(p->proposals.begin(), p->proposals.end());
   return candidates;
 }
 
@@ -144,30 +149,30 @@ using Neighbours = std::vector<std::pair<double, const MatrixRecord*>>;  // (dis
 // Each launch kind's floor: the fastest that the neighbours (their profiles) and the kFloorRecords smallest
 // of the records that may teach ran it in (an upper bound of the true floor, which only the smallest
 // matrices show); infinite for a kind none of them ran.
-KindTimes launch_floors(const std::vector<Profile>& profiles, const Neighbours& near, Neighbours teachers,
-                        bool deterministic) {
+template <class ProfileOf>
+KindTimes launch_floors(const std::vector<const Profile*>& profiles, const Neighbours& near, Neighbours teachers,
+                        const ProfileOf& profile_of) {
   KindTimes floor_us;
   floor_us.fill(std::numeric_limits<double>::infinity());
-  for (const auto& p : profiles)
+  for (const Profile* p : profiles)
     for (int kind = 0; kind < kLaunchKinds; ++kind)  //
-      floor_us[kind] = std::min(floor_us[kind], p.kind_us[kind]);
+      floor_us[kind] = std::min(floor_us[kind], p->kind_us[kind]);
   const size_t smallest = std::min(kFloorRecords, teachers.size());
   auto smaller = [](const auto& l, const auto& r) {
     return l.second->compulsory_bytes < r.second->compulsory_bytes;
   };
   std::partial_sort(teachers.begin(), teachers.begin() + smallest, teachers.end(), smaller);
   for (size_t i = 0; i < smallest; ++i)
-    if (std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == teachers[i].second; }))
-      lower_kind_times(*teachers[i].second, deterministic, floor_us);
+    if (std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == teachers[i].second; })) {
+      const KindTimes& theirs = profile_of(*teachers[i].second).kind_us;
+      for (int kind = 0; kind < kLaunchKinds; ++kind) floor_us[kind] = std::min(floor_us[kind], theirs[kind]);
+    }
   return floor_us;
 }
 
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
-bool any_renumbered(const std::vector<Profile>& profiles, std::string_view ordering) {
-  for (const auto& p : profiles)
-    for (const auto& entry : p.log_relative)
-      if (split_name(entry.first).ordering == ordering) return true;  // either y form
-  return false;
+bool any_renumbered(const std::vector<const Profile*>& profiles, std::string_view ordering) {
+  return std::any_of(profiles.begin(), profiles.end(), [&](const Profile* p) { return p->ordering_us.count(ordering) > 0; });
 }
 
 // What renumbering in `ordering` gains on matrices like the query: among the records that renumbering
@@ -178,10 +183,10 @@ bool any_renumbered(const std::vector<Profile>& profiles, std::string_view order
 // for random-order Laplacians and Helmholtz matrices of 36 MB and more, about 1 for 3x3 blocks and
 // 0.5-0.8x for the quaternion Dirac operators.
 constexpr int kGainNeighbours = 3;
-template <class MayTeach>
-double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
-                        const std::array<double, kModelFeatures>& query, Ordering ordering, bool deterministic,
-                        long long l2_bytes) {
+template <class MayTeach, class ProfileOf, class CoordinatesOf>
+double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach, const ProfileOf& profile_of,
+                        const CoordinatesOf& coordinates_of, const std::array<double, kModelFeatures>& query,
+                        Ordering ordering) {
   const std::string suffix = ordering_suffix(ordering);
   struct Evidence {
     double entry_gap, distance, log_gain;
@@ -191,18 +196,11 @@ double renumbering_gain(const TuningDatabase& db, const MayTeach& may_teach,
     if (!may_teach(*r) || !renumbering_may_pay(r->features) || preferred_ordering(r->features) != ordering ||
         !EntryRegistry::instance().contains(r->entry))
       continue;
-    double plain = 0, renumbered = 0;
-    for (const auto& m : r->measurements) {
-      if (!m.ok() || m.median_us <= 0 || !search_measured(m, deterministic)) continue;
-      const std::string_view ordering_of = split_name(m.variant).ordering;  // either y form
-      const bool in_ordering = ordering_of == suffix;
-      if (!in_ordering && !ordering_of.empty()) continue;  // another ordering
-      double& best = in_ordering ? renumbered : plain;
-      if (best == 0 || m.median_us < best) best = m.median_us;
-    }
+    const Profile& p = profile_of(*r);
+    const auto renumbered_it = p.ordering_us.find(suffix);
+    const double plain = p.plain_us, renumbered = renumbered_it == p.ordering_us.end() ? 0.0 : renumbered_it->second;
     if (plain <= 0 || renumbered <= 0) continue;
-    const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes,
-                                  EntryRegistry::instance().get(r->entry).num_components());
+    const auto& x = coordinates_of(*r, EntryRegistry::instance().get(r->entry).num_components());
     double d = 0;
     for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
     // the last coordinate is log2 of the entry's components
@@ -271,8 +269,46 @@ std::array<double, kModelFeatures> model_features(const MatrixFeatures& f, doubl
           std::log2(static_cast<double>(std::max(1, components)))};
 }
 
+// What predict derives from the records, kept for the next query (the records do not change under a
+// model): each record's profile and its model coordinates. Thread-safe: predict is const.
+struct SelectionModel::Cache {
+  explicit Cache(long long l2) : l2_bytes(l2) {}
+
+  // as_entry: the entry type whose names the record's variants take (transfer), or empty for its own
+  const Profile& profile(const MatrixRecord& r, bool deterministic, const std::string& as_entry) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto& slot = profiles[{&r, deterministic, as_entry == r.entry ? std::string() : as_entry}];
+    if (!slot) {
+      slot = std::make_unique<Profile>();
+      fill_profile(r, deterministic, as_entry, *slot);
+    }
+    return *slot;
+  }
+  const std::array<double, kModelFeatures>& coordinates(const MatrixRecord& r, int components) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto [it, fresh] = coordinates_by.try_emplace({&r, components});
+    if (fresh) it->second = model_features(r.features, r.compulsory_bytes, l2_bytes, components);
+    return it->second;
+  }
+
+  const long long l2_bytes;
+  std::mutex mutex;
+  std::map<std::tuple<const MatrixRecord*, bool, std::string>, std::unique_ptr<Profile>> profiles;
+  std::map<std::pair<const MatrixRecord*, int>, std::array<double, kModelFeatures>> coordinates_by;
+};
+
 SelectionModel::SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours)
-    : db_(db), l2_bytes_(l2_bytes), neighbours_(std::max(1, neighbours)) {}
+    : db_(db), l2_bytes_(l2_bytes), neighbours_(std::max(1, neighbours)), cache_(std::make_unique<Cache>(l2_bytes)) {}
+
+SelectionModel::~SelectionModel() = default;
+
+void SelectionModel::prepare(bool deterministic) const {
+  for (const MatrixRecord* r : db_.records()) {
+    if (!r->complete || r->search != "full") continue;  // never teaches (predict's may_teach)
+    cache_->profile(*r, deterministic, "");
+    cache_->coordinates(*r, EntryRegistry::instance().contains(r->entry) ? EntryRegistry::instance().get(r->entry).num_components() : 1);
+  }
+}
 
 Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& filter) const {
   Prediction out;
@@ -294,27 +330,32 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         if (!EntryRegistry::instance().contains(r->entry)) continue;
         components = EntryRegistry::instance().get(r->entry).num_components();
       }
-      const auto x = model_features(r->features, r->compulsory_bytes, l2_bytes_, components);
+      const auto& x = cache_->coordinates(*r, components);
       double d = 0;
       for (int i = 0; i < kModelFeatures; ++i) d += (x[i] - query[i]) * (x[i] - query[i]);
       near.emplace_back(std::sqrt(d), r);
     }
     return near;
   };
-  // The nearest records that have a search best, looked for in distance order (finding a record's best
-  // walks all its measurements: too slow to do for every record).
+  // Transferred: the records' variants renamed to the query's entry type.
+  const std::string* as_entry = nullptr;
+  const std::string own;
+  auto profile_of = [&](const MatrixRecord& r) -> const Profile& { return cache_->profile(r, q.deterministic, *as_entry); };
+  // The nearest records that have a search best, in distance order.
   auto nearest_with_best = [&](Neighbours all) {
     std::sort(all.begin(), all.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
     Neighbours kept;
     for (const auto& n : all) {
       if (kept.size() >= static_cast<size_t>(neighbours_)) break;
-      if (search_best(*n.second, q.deterministic)) kept.push_back(n);
+      if (profile_of(*n.second).best) kept.push_back(n);
     }
     return kept;
   };
+  as_entry = &own;
   auto teachers = gather(false);
   auto near = nearest_with_best(teachers);
   if (near.empty()) {
+    as_entry = &q.entry;
     teachers = gather(true);
     near = nearest_with_best(teachers);
     out.transferred = true;
@@ -322,18 +363,18 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   if (near.empty()) return out;
   const size_t k = near.size();
 
-  std::vector<Profile> profiles(k);
+  std::vector<const Profile*> profiles;
   std::vector<double> weights;
   std::vector<int> components;  // of each neighbour's entry type (transfer: not the query's)
-  std::vector<const MeasurementRecord*> bests;  // each neighbour's best (looked up once: it walks the record)
+  std::vector<const MeasurementRecord*> bests;  // each neighbour's best
   double weight_sum = 0;
   for (size_t j = 0; j < k; ++j) {
     const auto& [d, r] = near[j];
-    bests.push_back(search_best(*r, q.deterministic));
+    profiles.push_back(&profile_of(*r));
+    bests.push_back(profiles.back()->best);
     components.push_back(EntryRegistry::instance().contains(r->entry)
                              ? EntryRegistry::instance().get(r->entry).num_components()
                              : q.components);
-    fill_profile(*r, q.deterministic, out.transferred ? q.entry : "", profiles[j]);
     weights.push_back(neighbour_weight(d));
     weight_sum += weights.back();
     out.neighbours.push_back({r->name, r->hash, d, 0});
@@ -417,7 +458,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // not below the lowest floor). Where neighbours and query are alike in size nothing changes; a query
   // far smaller than every neighbour has each variant at its floor, and the variants of one kind keep
   // the order of their relative times (Candidate::scale_free).
-  const KindTimes floor_us = launch_floors(profiles, near, std::move(teachers), q.deterministic);
+  const KindTimes floor_us = launch_floors(profiles, near, std::move(teachers), profile_of);
   const double lowest_floor = *std::min_element(floor_us.begin(), floor_us.end());
   std::vector<double> best_here_us(k, 0.0);  // the query's best time as each neighbour's suggests
   for (size_t j = 0; j < k; ++j) {
@@ -440,12 +481,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const auto& padding_logs = padding_logs_by_kind[static_cast<int>(shape.padding)];
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
-      if (auto it = profiles[j].log_relative.find(v); it != profiles[j].log_relative.end()) {
+      if (auto it = profiles[j]->log_relative.find(v); it != profiles[j]->log_relative.end()) {
         logs[j] = it->second;
         ++c.measured_on;
       } else {
         if (!form) form = policy_form(v);
-        logs[j] = estimate(profiles[j], v, pair, *form, narrow_logs[j]);
+        logs[j] = estimate(*profiles[j], v, pair, *form, narrow_logs[j]);
       }
       logs[j] += padding_logs[j];
       if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features);
@@ -519,7 +560,9 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // Without this a random-order 250 MB Laplacian, learnt from the main set's ordered Laplacians, got a
   // plain variant at 0.42x of its renumbered best (H100, twenty-first session).
   if (may_renumber && !any_renumbered(profiles, ordering_wanted)) {
-    const double gain = renumbering_gain(db_, may_teach, query, preferred_ordering(q.features), q.deterministic, l2_bytes_);
+    auto own_profile = [&](const MatrixRecord& r) -> const Profile& { return cache_->profile(r, q.deterministic, ""); };
+    auto coordinates_of = [&](const MatrixRecord& r, int c) -> const auto& { return cache_->coordinates(r, c); };
+    const double gain = renumbering_gain(db_, may_teach, own_profile, coordinates_of, query, preferred_ordering(q.features));
     if (gain > 1) {
       out.renumbering_gain = gain;
       rank();

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -98,16 +99,25 @@ struct TrainingFilter {
 // larger neighbours (latency no longer hidden), counted from the widest threads per row. A query smaller
 // than its neighbours expects each variant at least its launch kind's floor (row kernel, hola, hisparse:
 // the fastest the nearest and the smallest records ran it in) over its own best time.
-// Construction is free; predict() reads the records it is given.
+// Construction is free; predict() derives what it needs of each record it reads (its profile, its
+// coordinates) once and keeps it for later queries, so one model serves many matrices (load_tuned keeps
+// one per database). prepare() derives it for every record ahead of the first query. The database must
+// outlive the model and not change under it. Thread-safe.
 class SelectionModel {
  public:
   SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours = 5);
+  ~SelectionModel();
+  SelectionModel(const SelectionModel&) = delete;
+  SelectionModel& operator=(const SelectionModel&) = delete;
   Prediction predict(const ModelQuery& q, const TrainingFilter& filter = {}) const;
+  void prepare(bool deterministic = false) const;
 
  private:
+  struct Cache;
   const TuningDatabase& db_;
   long long l2_bytes_;
   int neighbours_;
+  std::unique_ptr<Cache> cache_;
 };
 
 // The rule of thumb from cuSPARSE's characterisation of SpMV formats (regular rows: ELL, moderately

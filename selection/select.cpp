@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/features.hpp"
@@ -45,7 +46,7 @@ Variant without_spills(Variant v, const KernelBuilder& builder) {
 }
 
 Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const DeviceInfo& gpu,
-                         Op op, bool deterministic, const KernelBuilder* builder) {
+                         Op op, bool deterministic, const KernelBuilder* builder, const SelectionModel* model) {
   auto winner_of = [deterministic](const MatrixRecord& r) { return deterministic ? r.deterministic_winner : r.winner; };
   const std::string prec = to_string(p), ops = to_string(op);
   if (op == Op::h && !a.entry.has_adjoint)
@@ -71,8 +72,9 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
       v.layout.narrow = false;
     return v;
   };
-  const SelectionModel model(db, gpu.l2_bytes);
-  Prediction pred = model.predict({compute_features(a), compulsory_bytes(a, p), a.entry.name, p, op, deterministic,
+  std::optional<SelectionModel> own_model;
+  if (!model) model = &own_model.emplace(db, gpu.l2_bytes);
+  Prediction pred = model->predict({compute_features(a), compulsory_bytes(a, p), a.entry.name, p, op, deterministic,
                                   a.entry.num_components()});
   if (!pred.empty()) {
     const Candidate& top = pred.ranked.front();

@@ -28,8 +28,11 @@ struct Selection {
 // this entry type, precision and operation; the model's first choice transferred from other entry types)
 // is compiled (or taken from the cubin cache: the product needs it anyway) and runs with enough registers
 // (without_spills). Without it, such a variant runs as it is.
+// model: the selection model of `db` for this GPU's L2, kept between calls (SelectionModel keeps what it
+// derives of the records); without one, a model is made for this call.
 Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precision p, const DeviceInfo& gpu,
-                         Op op = Op::n, bool deterministic = false, const KernelBuilder* builder = nullptr);
+                         Op op = Op::n, bool deterministic = false, const KernelBuilder* builder = nullptr,
+                         const SelectionModel* model = nullptr);
 // The safe default: csr-aos-aos, dynamic, 256 threads, a few threads per row for long rows; for op t and
 // h the atomic kind (no second copy of the matrix), or the copy kind when it must be deterministic.
 Variant default_variant(const HostMatrix& a, Precision p, const ScheduleLimits& limits, Op op = Op::n,

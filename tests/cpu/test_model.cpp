@@ -182,6 +182,39 @@ TEST_CASE("model: leave-one-out learns each family's winner from its neighbours'
   }
 }
 
+TEST_CASE("model: one model kept for many queries predicts what a fresh model predicts for each") {
+  // load_tuned keeps one prepared model per database; evaluate asks one model for every record.
+  TempDb t;
+  const SelectionModel kept(t.db, test_gpu().l2_bytes);
+  kept.prepare();
+  auto same = [](const Prediction& a, const Prediction& b) {
+    REQUIRE(a.ranked.size() == b.ranked.size());
+    for (size_t i = 0; i < a.ranked.size(); ++i) {
+      CHECK(a.ranked[i].variant == b.ranked[i].variant);
+      CHECK(a.ranked[i].expected_relative == b.ranked[i].expected_relative);
+      CHECK(a.ranked[i].spread == b.ranked[i].spread);
+    }
+    REQUIRE(a.neighbours.size() == b.neighbours.size());
+    for (size_t i = 0; i < a.neighbours.size(); ++i) CHECK(a.neighbours[i].name == b.neighbours[i].name);
+    CHECK(a.transferred == b.transferred);
+    CHECK(a.confidence == b.confidence);
+  };
+  for (const MatrixRecord* r : t.db.records()) {
+    CAPTURE(r->name);
+    for (const bool deterministic : {false, true}) {
+      ModelQuery q = query_of(*r);
+      q.deterministic = deterministic;
+      same(kept.predict(q, {r->hash, ""}), SelectionModel(t.db, test_gpu().l2_bytes).predict(q, {r->hash, ""}));
+    }
+    // transferred to complex entries: renamed profiles, kept apart from the records' own
+    const ModelQuery complex{r->features, 2 * r->compulsory_bytes, "complex", Precision::f64, Op::n, false, 2};
+    const Prediction transferred = kept.predict(complex);
+    CHECK(transferred.transferred);
+    same(transferred, SelectionModel(t.db, test_gpu().l2_bytes).predict(complex));
+    same(kept.predict(query_of(*r)), SelectionModel(t.db, test_gpu().l2_bytes).predict(query_of(*r)));
+  }
+}
+
 TEST_CASE("model: a variant a neighbour never timed is estimated from its layout there") {
   TempDb t;
   const MatrixRecord* skewed = nullptr;
