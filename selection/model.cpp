@@ -77,9 +77,9 @@ const MeasurementRecord* search_best(const MatrixRecord& r, bool deterministic) 
 }
 
 // Variant names numbered once per model: profiles key their timings by number, so rating a candidate
-// hashes its name once rather than at each lookup in each neighbour (a prediction of 393 candidates on the
-// 2-core machine: 0.43 -> 0.35 ms). The
-// views point into the records' names and the profiles' renamed copies, which outlive the numbers.
+// hashes its name once rather than at each lookup in each neighbour (a prediction of 393 candidates on
+// the 2-core machine: 0.43 -> 0.35 ms). The views point into the records' names and the profiles'
+// renamed copies, which outlive the numbers.
 class NameIds {
  public:
   int32_t intern(std::string_view v) { return ids_.try_emplace(v, static_cast<int32_t>(ids_.size())).first->second; }
