@@ -132,13 +132,14 @@ void print_row(const nlohmann::json& r, bool graph) {
 struct LastPacked {
   std::string key;
   std::optional<DeviceMatrix> matrix;
-  const DeviceMatrix& get(Context& ctx, const HostMatrix& a, const Variant& v) {
+  // permutation: the renumbering run-time selection computed (Selection::permutation), or null
+  const DeviceMatrix& get(Context& ctx, const HostMatrix& a, const Variant& v, const std::vector<int32_t>* permutation) {
     const std::string k = a.name + "|" + v.layout.name() + "|" + to_string(v.precision) + "|" + to_string(v.ordering) +
                           (v.uses_transposed_copy() ? "|transposed" : "");
     if (k != key || !matrix) {
       matrix.reset();  // the old one's device memory first
       key.clear();
-      matrix.emplace(DeviceMatrix::for_variant(ctx, a, v));
+      matrix.emplace(DeviceMatrix::for_variant(ctx, a, v, permutation));
       key = k;
     }
     return *matrix;
@@ -153,7 +154,7 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
   const std::string method = "jitsparse " + v.name() + " (" + sel.level + ")";
   const int64_t x_len = is_transposed(v.op) ? a.rows : a.cols, y_len = is_transposed(v.op) ? a.cols : a.rows;
   try {
-    const DeviceMatrix& da = packed.get(ctx, a, v);
+    const DeviceMatrix& da = packed.get(ctx, a, v, sel.permutation.get());
     const auto x = random_vector(x_len, a.vector_components(), 12345);
     DeviceVector dx(ctx, x_len, a.vector_components(), v.layout.vector, p);
     DeviceVector dy(ctx, y_len, a.vector_components(), v.layout.vector, p);
@@ -365,7 +366,7 @@ int run_bench(const std::vector<std::string>& args) {
         bool any = false;
         for (const Variant& v : given)
           if (v.entry == a.entry.name && v.precision == p && v.op == op) {
-            group.push_back(time_ours(ctx, a, p, {v, "given", "--variant", {}}, timing, stream_gbps, packed, graph_calls));
+            group.push_back(time_ours(ctx, a, p, {v, "given", "--variant", {}, {}}, timing, stream_gbps, packed, graph_calls));
             any = true;
           }
         if (!any)

@@ -50,13 +50,23 @@ DeviceMatrix DeviceMatrix::transposed(Context& ctx, const HostMatrix& a, const L
 }
 
 DeviceMatrix DeviceMatrix::for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes) {
+  return for_variant(ctx, a, v, nullptr, memory_cap_bytes);
+}
+
+DeviceMatrix DeviceMatrix::for_variant(Context& ctx, const HostMatrix& a, const Variant& v,
+                                       const std::vector<int32_t>* permutation, int64_t memory_cap_bytes) {
   if (v.ordering != Ordering::none) {
     if (a.rows != a.cols)
       throw InvalidArgument("variant " + v.name() + " renumbers the matrix, which needs a square one: '" + a.name +
                             "' is " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
-    const std::vector<int32_t> perm = ordering_permutation(a, v.ordering);
-    DeviceMatrix m = for_variant(ctx, permute_symmetric(a, perm), v.kernel_variant(), memory_cap_bytes);
-    m.set_ordering(v.ordering, perm);
+    std::vector<int32_t> computed;
+    if (!permutation) {
+      computed = ordering_permutation(a, v.ordering);
+      permutation = &computed;
+    }
+    check_permutation(*permutation, a.rows);
+    DeviceMatrix m = for_variant(ctx, permute_symmetric(a, *permutation), v.kernel_variant(), nullptr, memory_cap_bytes);
+    m.set_ordering(v.ordering, *permutation);
     return m;
   }
   if (v.uses_transposed_copy()) return transposed(ctx, a, v.layout, v.precision, memory_cap_bytes);

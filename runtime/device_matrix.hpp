@@ -29,6 +29,12 @@ class DeviceMatrix {
   // the host: reverse Cuthill-McKee takes about a second for 10M entries). Throws InvalidArgument for a
   // renumbered variant of a matrix that is not square, or a narrow one whose renumbered columns do not fit.
   static DeviceMatrix for_variant(Context& ctx, const HostMatrix& a, const Variant& v, int64_t memory_cap_bytes = 0);
+  // The same for a renumbered variant whose renumbering of a is already computed (perm[old] = new:
+  // Selection::permutation, which run-time selection computed to check a narrow pick's columns), so it
+  // is not computed twice; null computes it as above. Throws InvalidArgument if it is not a permutation
+  // of a's rows.
+  static DeviceMatrix for_variant(Context& ctx, const HostMatrix& a, const Variant& v,
+                                  const std::vector<int32_t>* permutation, int64_t memory_cap_bytes = 0);
   // Makes this the renumbered form of a matrix: it holds P A P^T (or its transposed copy) for
   // perm[old] = new (core/permutation.hpp); SpmvLaunch then moves x into it and the kernel writes y through it.
   void set_ordering(Ordering ordering, const std::vector<int32_t>& perm);

@@ -66,4 +66,8 @@ Selection load_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op 
   return s;
 }
 
+DeviceMatrix pack_selected(Context& ctx, const HostMatrix& a, const Selection& s, int64_t memory_cap_bytes) {
+  return DeviceMatrix::for_variant(ctx, a, s.variant, s.permutation.get(), memory_cap_bytes);
+}
+
 }  // namespace jitsparse

@@ -3,6 +3,7 @@
 #include "core/op.hpp"
 #include "core/precision.hpp"
 #include "runtime/context.hpp"
+#include "runtime/device_matrix.hpp"
 #include "selection/select.hpp"
 
 namespace jitsparse {
@@ -14,5 +15,8 @@ namespace jitsparse {
 // op: A x, A^T x or A^H x; deterministic: only variants whose result bits never change.
 Selection load_tuned(Context& ctx, const HostMatrix& a, Precision precision, Op op = Op::n,
                      bool deterministic = false);
+// The matrix packed as the selection's variant needs (DeviceMatrix::for_variant), with the renumbering
+// that selection computed, if it did (Selection::permutation), not computed again.
+DeviceMatrix pack_selected(Context& ctx, const HostMatrix& a, const Selection& s, int64_t memory_cap_bytes = 0);
 
 }  // namespace jitsparse

@@ -60,16 +60,20 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
   });
   if (const MatrixRecord* r = shape_tuned ? db.find(matrix_hash(a), prec, ops) : nullptr; r && !winner_of(*r).empty())
     return {Variant::parse(winner_of(*r)), "exact",
-            std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}};
+            std::string(r->search == "quick" ? "quick-tuned" : "tuned") + " on this matrix ('" + r->name + "')", {}, {}};
   // A narrow (-d16) variant learnt on other matrices needs this one's columns within 16 bits of its rows;
-  // where they are not (checked only then: a pass over the entries), its wide twin runs instead.
+  // where they are not (checked only then: a pass over the rows), its wide twin runs instead.
   // A renumbered (@rcm, @degree) one needs a square matrix, and, narrow, the renumbered columns within 16
-  // bits (the permutation computed here: DeviceMatrix::for_variant computes it again when it packs).
-  auto for_this_matrix = [&a](Variant v) {
+  // bits: the permutation computed here goes with the selection (Selection::permutation) for the packing.
+  std::shared_ptr<const std::vector<int32_t>> permutation;
+  auto for_this_matrix = [&a, &permutation](Variant v) {
     if (v.ordering != Ordering::none && a.rows != a.cols) v.ordering = Ordering::none;
-    if (v.layout.narrow &&
-        !(v.ordering == Ordering::none ? narrow_columns_fit(a) : narrow_columns_fit(a, ordering_permutation(a, v.ordering))))
+    if (v.layout.narrow && v.ordering != Ordering::none) {
+      permutation = std::make_shared<const std::vector<int32_t>>(ordering_permutation(a, v.ordering));
+      if (!narrow_columns_fit(a, *permutation)) v.layout.narrow = false;
+    } else if (v.layout.narrow && !narrow_columns_fit(a)) {
       v.layout.narrow = false;
+    }
     return v;
   };
   std::optional<SelectionModel> own_model;
@@ -87,15 +91,17 @@ Selection select_variant(const TuningDatabase& db, const HostMatrix& a, Precisio
     Variant pick = for_this_matrix(Variant::parse(top.variant));
     // Measured on entries of other sizes: its schedule may leave this entry too few registers.
     if (pred.transferred && builder) pick = without_spills(pick, *builder);
-    return {pick, "model", detail, std::move(pred)};
+    return {pick, "model", detail, std::move(pred), std::move(permutation)};
   }
   for (const auto& d : db.domains())
     if (d.entry == a.entry.name && d.precision == prec && d.op == ops && !d.winner.empty() &&
-        (!deterministic || Variant::parse(d.winner).deterministic()))
-      return {for_this_matrix(Variant::parse(d.winner)), "domain", "winner of domain '" + d.domain + "'", {}};
+        (!deterministic || Variant::parse(d.winner).deterministic())) {
+      Variant pick = for_this_matrix(Variant::parse(d.winner));
+      return {pick, "domain", "winner of domain '" + d.domain + "'", {}, std::move(permutation)};
+    }
   Variant fallback = default_variant(a, p, schedule_limits(gpu), op, deterministic);
   if (builder) fallback = without_spills(fallback, *builder);
-  return {fallback, "default", "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}};
+  return {fallback, "default", "nothing tuned for " + a.entry.name + " " + prec + " op " + ops + " on this GPU", {}, {}};
 }
 
 }  // namespace jitsparse

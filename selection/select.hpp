@@ -1,5 +1,8 @@
 #pragma once
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/host_matrix.hpp"
 #include "generator/kernel_builder.hpp"
@@ -19,6 +22,10 @@ struct Selection {
                        // winner), "default" (nothing tuned for this entry type)
   std::string detail;  // e.g. the matrix it was taken from
   Prediction prediction;  // level "model": the whole ranking, its confidence and the neighbours
+  // A renumbered narrow pick's renumbering (perm[old] = new), computed to check that its columns fit 16
+  // bits: pack with DeviceMatrix::for_variant(ctx, a, variant, permutation.get()) (or pack_selected) so
+  // it is not computed again (reverse Cuthill-McKee of a 250 MB matrix takes seconds). Null otherwise.
+  std::shared_ptr<const std::vector<int32_t>> permutation;
 };
 
 // Records of another operation (op n, t, h) are never used: a variant computes one operation.

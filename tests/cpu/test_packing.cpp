@@ -727,6 +727,16 @@ TEST_CASE("packing: narrow layouts (-d16) hold 16-bit column offsets from the ro
   CHECK_FALSE(narrow_columns_fit(from_rows(real, 40000, rows)));
   rows[32779] = {12, 20, 32779, 39999};  // 32767 below, 7220 above: fits
   CHECK(narrow_columns_fit(from_rows(real, 40000, rows)));
+  // Past 2^18 rows the check is split over threads: a far column in any share is found.
+  std::vector<std::vector<int32_t>> many(300000);
+  for (int32_t r = 0; r < 300000; ++r) many[r] = {r};
+  CHECK(narrow_columns_fit(from_rows(real, 300000, many)));
+  for (int32_t far_row : {5, 150001, 299999}) {
+    CAPTURE(far_row);
+    std::vector<std::vector<int32_t>> one_far = many;
+    one_far[far_row] = {far_row > 40000 ? far_row - 40000 : far_row + 40000};
+    CHECK_FALSE(narrow_columns_fit(from_rows(real, 300000, one_far)));
+  }
   CHECK_THROWS_WITH_AS(pack(far, Layout::parse("sell32-aos-aos-d16"), Precision::f64),
                        doctest::Contains("-d16"), InvalidArgument);
   CHECK_NOTHROW(pack(far, Layout::parse("sell32-aos-aos"), Precision::f64));

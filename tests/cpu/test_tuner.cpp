@@ -17,6 +17,7 @@
 #include "generator/kernel_builder.hpp"
 #include "generator/source_gen.hpp"
 #include "selection/database.hpp"
+#include "core/permutation.hpp"
 #include "selection/select.hpp"
 #include "tuner/tuner.hpp"
 
@@ -146,6 +147,40 @@ TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's
   const Selection s = select_variant(db, a, Precision::f32, fake_gpu());
   CHECK(s.level == "domain");
   CHECK(s.variant.name() == "complex.f32/ell-aos-aos/static-256x8");
+}
+
+TEST_CASE("tuner: a renumbered narrow pick carries the renumbering it was checked with, for the packing") {
+  TempCache cache;
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.set_domain({"fem", "real", "f64", "real.f64/ell-aos-aos-d16/static-256x8@rcm", 1.1, {"a", "b"}});
+    db.set_domain({"fem", "complex", "f64", "complex.f64/ell-aos-aos-d16/static-256x8", 1.1, {"a", "b"}});
+    db.save();
+  }
+  TuningDatabase db(fake_gpu(), cache.dir);
+  RandomMatrixOptions o;
+  o.rows = o.cols = 5000;
+  o.band = 20;
+  const HostMatrix banded = random_matrix(EntryRegistry::instance().get("real"), o);
+  const Selection fits = select_variant(db, banded, Precision::f64, fake_gpu());
+  CHECK(fits.level == "domain");
+  CHECK(fits.variant.name() == "real.f64/ell-aos-aos-d16/static-256x8@rcm");
+  REQUIRE(fits.permutation);
+  CHECK(*fits.permutation == ordering_permutation(banded, Ordering::rcm));
+  // Columns anywhere in 100k: no renumbering brings them within 16 bits; still renumbered, wide.
+  o.rows = o.cols = 100000;
+  o.band = 0;
+  const HostMatrix scattered = random_matrix(EntryRegistry::instance().get("real"), o);
+  const Selection wide = select_variant(db, scattered, Precision::f64, fake_gpu());
+  CHECK(wide.variant.name() == "real.f64/ell-aos-aos/static-256x8@rcm");
+  REQUIRE(wide.permutation);
+  CHECK(wide.permutation->size() == 100000u);
+  // A narrow pick that is not renumbered computes none.
+  o.rows = o.cols = 5000;
+  o.band = 20;
+  const Selection plain = select_variant(db, random_matrix(EntryRegistry::instance().get("complex"), o), Precision::f64, fake_gpu());
+  CHECK(plain.variant.name() == "complex.f64/ell-aos-aos-d16/static-256x8");
+  CHECK_FALSE(plain.permutation);
 }
 
 TEST_CASE("tuner: a corrupted database is reported, moved aside and never loaded") {

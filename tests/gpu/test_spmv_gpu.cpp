@@ -350,6 +350,15 @@ static void run_renumbered(const char* name) {
     return w;
   }());
   CHECK_THROWS_AS(DeviceMatrix::for_variant(ctx, wide, v), InvalidArgument);
+  // Packed with a renumbering computed before (Selection::permutation): the same matrix, and a wrong
+  // length is refused.
+  const Variant narrow = Variant::parse(e.name + ".f64/ell-soa-soa-d16/dynamic-128x4-u8@rcm");
+  const std::vector<int32_t> perm = ordering_permutation(a, Ordering::rcm);
+  const DeviceMatrix given = DeviceMatrix::for_variant(ctx, a, narrow, &perm);
+  CHECK(given.ordering() == Ordering::rcm);
+  check_variant(ctx, narrow, a, given, -0.5, 2.0);
+  const std::vector<int32_t> short_perm(perm.begin(), perm.end() - 1);
+  CHECK_THROWS_AS(DeviceMatrix::for_variant(ctx, a, narrow, &short_perm), InvalidArgument);
 }
 
 TEST_CASE("gpu spmv: renumbered variants (real)") { run_renumbered("real"); }
