@@ -192,7 +192,7 @@ nlohmann::json time_ours(Context& ctx, const HostMatrix& a, Precision p, const S
 // the format can be benchmarked for an operation nobody tuned; else the selection as it was.
 Selection best_of_layout(const TuningDatabase& db, const HostMatrix& a, Precision p, Op op, const std::string& layout,
                          const Selection& fallback, const DeviceInfo& device) {
-  const MatrixRecord* r = db.find(matrix_hash(a), to_string(p), to_string(op));
+  const MatrixRecord* r = db.find_matrix(a, to_string(p), to_string(op));
   const MeasurementRecord* best = nullptr;
   if (r)
     for (const auto& m : r->measurements) {

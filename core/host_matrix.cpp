@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -85,7 +86,95 @@ HostMatrix TripletList::build(bool sum_duplicates) const {
   return m;
 }
 
+namespace {
+
+// The matrix hash's constants: the fractional parts of the square roots of primes (2 to 19), bits with no
+// pattern. The multipliers are odd, so multiplying by them loses nothing.
+constexpr uint64_t kLaneSeed[4] = {0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull,
+                                   0xa54ff53a5f1d36f1ull};
+constexpr uint64_t kWordMul = 0x510e527fade682d1ull, kMergeMul = 0x9b05688c2b3e6c1full;
+constexpr uint64_t kFinalMul1 = 0x1f83d9abfb41bd6bull, kFinalMul2 = 0x5be0cd19137e2179ull;
+
+uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+uint64_t load_word(const unsigned char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, sizeof w);  // any alignment; little-endian on every host jitsparse builds for
+  return w;
+}
+
+// One word into a lane. A bijection of the word for a given lane and of the lane for a given word, so a
+// change of a single word always changes the lane. The multiply carries low bits up; the rotation brings
+// the well-mixed high bits down for the next word's multiply to spread.
+uint64_t absorb_word(uint64_t lane, uint64_t word) { return rotl((lane ^ word) * kWordMul, 29); }
+
+// Four lanes take a 32-byte block's four words: four independent multiply chains that the CPU overlaps,
+// where a single chain (FNV-1a: one multiply per byte) waits on each multiply in turn.
+class LaneHasher {
+ public:
+  // A field starts a block of its own, and its byte length goes in after it: moving bytes from one field
+  // to the next changes the hash.
+  void field(const void* data, size_t bytes) {
+    const unsigned char* p = static_cast<const unsigned char*>(data);
+    uint64_t l0 = lanes_[0], l1 = lanes_[1], l2 = lanes_[2], l3 = lanes_[3];  // in registers through the loop
+    size_t i = 0;
+    for (; i + 32 <= bytes; i += 32) {
+      l0 = absorb_word(l0, load_word(p + i));
+      l1 = absorb_word(l1, load_word(p + i + 8));
+      l2 = absorb_word(l2, load_word(p + i + 16));
+      l3 = absorb_word(l3, load_word(p + i + 24));
+    }
+    lanes_[0] = l0, lanes_[1] = l1, lanes_[2] = l2, lanes_[3] = l3;
+    // The tail: its whole words into lanes 0-2, then the last 1-7 bytes zero-padded into the next lane
+    // (the length below tells "ab" from "ab\0").
+    int lane = 0;
+    for (; i + 8 <= bytes; i += 8, ++lane) lanes_[lane] = absorb_word(lanes_[lane], load_word(p + i));
+    if (i < bytes) {
+      uint64_t last = 0;
+      std::memcpy(&last, p + i, bytes - i);
+      lanes_[lane] = absorb_word(lanes_[lane], last);
+    }
+    lanes_[3] = absorb_word(lanes_[3], static_cast<uint64_t>(bytes));
+  }
+
+  // The lanes merged in order, then mixed until every input bit reaches every output bit with probability
+  // about 1/2. Every step is a bijection of the lane it takes and of the state before it: a change
+  // confined to one word of the input (fields of the same lengths) always changes the hash.
+  uint64_t finish() const {
+    uint64_t h = 0;
+    for (uint64_t lane : lanes_) h = rotl(h ^ lane, 31) * kMergeMul;
+    h ^= h >> 31;
+    h *= kFinalMul1;
+    h ^= h >> 29;
+    h *= kFinalMul2;
+    h ^= h >> 32;
+    return h;
+  }
+
+ private:
+  uint64_t lanes_[4] = {kLaneSeed[0], kLaneSeed[1], kLaneSeed[2], kLaneSeed[3]};
+};
+
+std::string hex16(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
 std::string matrix_hash(const HostMatrix& a) {
+  LaneHasher h;
+  h.field(a.entry.name.data(), a.entry.name.size());
+  h.field(&a.rows, sizeof a.rows);
+  h.field(&a.cols, sizeof a.cols);
+  h.field(a.row_ptr.data(), a.row_ptr.size() * sizeof(int32_t));
+  h.field(a.col_idx.data(), a.col_idx.size() * sizeof(int32_t));
+  h.field(a.values.data(), a.values.size() * sizeof(double));
+  return kMatrixKeyPrefix + hex16(h.finish());
+}
+
+std::string legacy_matrix_hash(const HostMatrix& a) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&h](const void* data, size_t bytes) {
     const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -97,9 +186,17 @@ std::string matrix_hash(const HostMatrix& a) {
   mix(a.row_ptr.data(), a.row_ptr.size() * sizeof(int32_t));
   mix(a.col_idx.data(), a.col_idx.size() * sizeof(int32_t));
   mix(a.values.data(), a.values.size() * sizeof(double));
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return hex16(h);
+}
+
+bool is_legacy_matrix_key(const std::string& key) {
+  return key.size() == 16 && std::all_of(key.begin(), key.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+bool is_key_of(const HostMatrix& a, const std::string& key) {
+  return key == (is_legacy_matrix_key(key) ? legacy_matrix_hash(a) : matrix_hash(a));
 }
 
 }  // namespace jitsparse

@@ -232,6 +232,57 @@ const MatrixRecord* TuningDatabase::find(const std::string& hash, const std::str
   return const_cast<TuningDatabase*>(this)->find(hash, precision, op);
 }
 
+namespace {
+
+// A record of `a`'s entry type and shape: only such a record can be a's, so only then is `a` hashed.
+bool same_shape(const MatrixRecord& r, const HostMatrix& a) {
+  return r.entry == a.entry.name && r.features.rows == a.rows && r.features.cols == a.cols &&
+         r.features.nnz == a.nnz();
+}
+
+}  // namespace
+
+const MatrixRecord* TuningDatabase::find_matrix(const HostMatrix& a, const std::string& precision,
+                                                const std::string& op, const std::string& key) const {
+  if (!key.empty())
+    if (const MatrixRecord* r = find(key, precision, op)) return r;
+  bool new_keyed = false, legacy_keyed = false;
+  for (const auto& r : records_)
+    if (r.precision == precision && r.op == op && same_shape(r, a))
+      (is_legacy_matrix_key(r.hash) ? legacy_keyed : new_keyed) = true;
+  if (new_keyed && key.empty())
+    if (const MatrixRecord* r = find(matrix_hash(a), precision, op)) return r;
+  return legacy_keyed ? find(legacy_matrix_hash(a), precision, op) : nullptr;
+}
+
+int TuningDatabase::rekey_legacy_records(const HostMatrix& a, const std::string& key) {
+  const bool any = std::any_of(records_.begin(), records_.end(),
+                               [&](const MatrixRecord& r) { return is_legacy_matrix_key(r.hash) && same_shape(r, a); });
+  if (!any) return 0;
+  const std::string legacy = legacy_matrix_hash(a);
+  int changed = 0;
+  // Moved where `key` has no record of that precision and operation, dropped where it has one: a second
+  // copy would be found by nothing and counted twice by the model.
+  std::vector<bool> dropped(records_.size(), false);
+  for (size_t i = 0; i < records_.size(); ++i) {
+    MatrixRecord& r = records_[i];
+    if (r.hash != legacy) continue;
+    ++changed;
+    if (find(key, r.precision, r.op))
+      dropped[i] = true;
+    else
+      r.hash = key;
+  }
+  if (std::find(dropped.begin(), dropped.end(), true) != dropped.end()) {
+    std::vector<MatrixRecord> kept;
+    for (size_t i = 0; i < records_.size(); ++i)
+      if (!dropped[i]) kept.push_back(std::move(records_[i]));
+    records_ = std::move(kept);
+  }
+  if (changed > 0) rekeyed_[legacy] = key;
+  return changed;
+}
+
 std::vector<const MatrixRecord*> TuningDatabase::records() const {
   std::vector<const MatrixRecord*> out;
   for (const auto& r : records_) out.push_back(&r);
@@ -259,8 +310,12 @@ void TuningDatabase::save() {
   FileLock lock(path_);
   // Merge: keep records another process wrote since we read (ours win for the same matrix).
   TuningDatabase on_disk(path_);
-  for (const auto& r : on_disk.records_)
-    if (!find(r.hash, r.precision, r.op) && !on_disk.stale_) records_.push_back(r);
+  for (auto& r : on_disk.records_) {
+    // A record this database moved off its legacy key is on disk under that key still: it is the moved one
+    // (or another precision of the same matrix, which moves too), never a second matrix.
+    if (auto moved = rekeyed_.find(r.hash); moved != rekeyed_.end()) r.hash = moved->second;
+    if (!find(r.hash, r.precision, r.op) && !on_disk.stale_) records_.push_back(std::move(r));
+  }
   for (const auto& d : on_disk.domains_) {
     bool have = std::any_of(domains_.begin(), domains_.end(), [&](const DomainRecord& x) {
       return x.domain == d.domain && x.entry == d.entry && x.precision == d.precision && x.op == d.op;

@@ -1,4 +1,5 @@
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ void from_json(const nlohmann::json& j, MeasurementRecord& m);
 
 // What was learnt of one matrix in one precision for one operation (op "n", "t" or "h").
 struct MatrixRecord {
+  // hash: the matrix's key, matrix_hash ("h2-" and 16 hex digits), or in records written before the fast
+  // hash its legacy_matrix_hash (16 hex digits): TuningDatabase::find_matrix finds either.
   std::string name, hash, entry, precision, domain;
   std::string op = "n";
   MatrixFeatures features;
@@ -84,6 +87,21 @@ class TuningDatabase {
 
   MatrixRecord* find(const std::string& hash, const std::string& precision, const std::string& op = "n");
   const MatrixRecord* find(const std::string& hash, const std::string& precision, const std::string& op = "n") const;
+  // The record of matrix `a` in one precision and operation: under its key (matrix_hash), else under its
+  // legacy key (legacy_matrix_hash: records written before the fast hash). `a` is hashed only where a
+  // record of its entry type, precision, operation and shape (rows, cols, entries) exists, so a matrix
+  // never tuned costs no hash; the slow legacy hash only where such a record holds a legacy key.
+  // key: a's matrix_hash where the caller has it already.
+  const MatrixRecord* find_matrix(const HostMatrix& a, const std::string& precision, const std::string& op = "n",
+                                  const std::string& key = "") const;
+  // Moves the records of matrix `a` held under its legacy key (every precision and operation) to `key`, its
+  // matrix_hash: the tuner does so before it tunes `a`, so that no matrix is held under both keys (leave-one-
+  // out, which leaves out by key, would see it twice). A legacy record whose precision and operation `key`
+  // has a record for already (an older jitsparse wrote it since) is dropped. save() keeps the move: a record
+  // on disk under a moved legacy key joins under `key`. Hashes `a` only where a legacy-keyed record of its
+  // entry type and shape exists. Returns the number of records moved or dropped; pointers into the
+  // records are invalid after a drop.
+  int rekey_legacy_records(const HostMatrix& a, const std::string& key);
   std::vector<const MatrixRecord*> records() const;
   MatrixRecord& upsert(const MatrixRecord& r);  // by (hash, precision, op)
 
@@ -112,6 +130,7 @@ class TuningDatabase {
   std::string warning_;
   std::vector<MatrixRecord> records_;
   std::vector<DomainRecord> domains_;
+  std::map<std::string, std::string> rekeyed_;  // legacy key -> matrix_hash: rekey_legacy_records, for save()
 };
 
 }  // namespace jitsparse

@@ -1154,6 +1154,11 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     ~WaitForPrepack() { p.reset(); }
   } wait_for_prepack{prepacked_};
   const MatrixFacts facts = facts_of(a);
+  // Its records under the legacy key move to its key before anything looks them up (prepack's check, the
+  // resumed search, the upsert): tuned again, a matrix is never held under both keys.
+  if (db_.rekey_legacy_records(a, facts.hash) > 0 && options_.verbose)
+    std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << ": its records move from the legacy matrix key to "
+              << facts.hash << "\n";
   std::vector<Precision> precisions;
   for (Precision p : options_.precisions)
     if (entry.supports(to_string(p))) precisions.push_back(p);
@@ -1275,6 +1280,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   Prediction quick_pred;
   const QuickPlan plan = quick_plan(options_.quick_k, options_.quick_plan);
   const MatrixRecord* old = db_.find(job.record.hash, to_string(p), to_string(op));
+  // The evaluation (given variants) measures into a record as it is keyed, legacy key or not: it holds the
+  // keys it read (only tune() moves a record to the new key).
+  if (!old && given && (old = db_.find_matrix(a, to_string(p), to_string(op), facts.hash))) job.record.hash = old->hash;
   // Times taken another way do not compare with this search's: measured again (the evaluation's checks
   // of an old record are timed its way, so they compare with what it holds).
   if (old && given) job.record.timing = old->timing;

@@ -89,7 +89,8 @@ class Tuner {
   bool tune(const HostMatrix& a, const std::string& domain);
   // Measures these variants of one matrix per precision (those its records lack), re-times the fastest
   // and saves: the evaluation's check of predictions the staged search never timed. A record that
-  // exists keeps its kind of search and completeness; a new one is recorded as a quick search.
+  // exists keeps its kind of search and completeness, and its key (legacy or not: the evaluation holds the
+  // keys it read); a new one is recorded as a quick search. tune() moves legacy-keyed records to the new key.
   void measure_variants(const HostMatrix& a, const std::string& domain,
                         const std::map<Precision, std::vector<Variant>>& variants);
   // Domain winners over everything tuned in this run (geometric mean of the speedup over schedule-only).
