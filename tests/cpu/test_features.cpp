@@ -187,9 +187,9 @@ TEST_CASE("features: the padding of every window, short rows and one row past th
   CHECK(f.sorted_sell_padding < f.sell_padding);
 }
 
-TEST_CASE("features: the row lengths of a large matrix, summed on two threads, are exact") {
+TEST_CASE("features: the row lengths of a large matrix, summed in shares on threads, are exact") {
   RandomMatrixOptions o;
-  o.rows = o.cols = 300000;  // past 2^18 rows: the second thread sums the second half
+  o.rows = o.cols = 300000;  // past 2^18 rows: two to four threads sum a share each
   o.mean_row = 4;
   o.empty_fraction = 0.3;
   o.long_row = 3000;  // in the first half
