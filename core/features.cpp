@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 #include <type_traits>
@@ -13,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/host_passes.hpp"
 
 namespace jitsparse {
 
@@ -64,8 +63,8 @@ void column_features(const HostMatrix& a, MatrixFeatures& f) {
   int64_t non_empty = 0, entries = 0;
   for (int64_t r = 0; r < a.rows; r += stride) {
     if (stride > 1) {  // a full pass streams: the hardware prefetches it
-      if (const int64_t far = r + kAhead * stride; far < a.rows) __builtin_prefetch(rp + far);
-      if (const int64_t near = r + kAhead / 2 * stride; near < a.rows) __builtin_prefetch(ci + rp[near]);
+      if (const int64_t far = r + kAhead * stride; far < a.rows) prefetch(rp + far);
+      if (const int64_t near = r + kAhead / 2 * stride; near < a.rows) prefetch(ci + rp[near]);
     }
     const int64_t begin = rp[r], end = rp[r + 1];
     if (begin == end) continue;
@@ -142,32 +141,16 @@ MatrixFeatures compute_features(const HostMatrix& a) {
   // 2-core machine 2.0 -> 0.5-0.7 ms with two threads, the prefetching and the 32-bit row pass; on the H100's
   // host (16 cores, slower memory per thread) the row pass alone took 1.6 ms on one thread, 0.9 on two,
   // 0.5-0.7 on four. A small matrix is not worth a thread's start. The passes write disjoint fields.
-  constexpr int64_t kThreadedRows = 1 << 18;
-  const int64_t threads =
-      a.rows < kThreadedRows ? 1 : std::clamp<int64_t>(std::thread::hardware_concurrency(), 2, 4);
-  const int64_t share = (a.rows + threads - 1) / threads;
-  std::vector<RowLengthSums> sums(static_cast<size_t>(threads));
-  std::vector<std::thread> helpers;
-  bool sampled = false;  // by the first helper
-  for (int64_t t = 1; t < threads; ++t) {
-    const int64_t first = t * share, last = std::min<int64_t>(a.rows, first + share);
-    RowLengthSums& out = sums[static_cast<size_t>(t)];
-    try {
-      helpers.emplace_back([&a, &f, &out, first, last, with_sampled = t == 1] {
-        if (with_sampled) {
-          column_features(a, f);
-          padding_features(a, f);
-        }
-        out = row_length_sums(a, first, last);
-      });
-      if (t == 1) sampled = true;
-    } catch (const std::system_error&) {  // no thread to be had: its share here
-      out = row_length_sums(a, first, last);
+  const int shares = row_share_count(a.rows, 2);
+  std::vector<RowLengthSums> sums(static_cast<size_t>(shares));
+  for_row_shares(a.rows, shares, [&](int share, int64_t first, int64_t last) {
+    if (share == 1) {  // the sampled passes write fields of their own
+      column_features(a, f);
+      padding_features(a, f);
     }
-  }
-  sums[0] = row_length_sums(a, 0, std::min<int64_t>(a.rows, share));
-  for (auto& h : helpers) h.join();
-  if (!sampled) {
+    sums[static_cast<size_t>(share)] = row_length_sums(a, first, last);
+  });
+  if (shares == 1) {
     column_features(a, f);
     padding_features(a, f);
   }

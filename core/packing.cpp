@@ -5,14 +5,13 @@
 #include <cctype>
 #include <cstring>
 #include <limits>
-#include <system_error>
-#include <thread>
 #include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/hisparse_pack.hpp"
 #include "core/layout.hpp"
+#include "core/host_passes.hpp"
 
 namespace jitsparse {
 namespace {
@@ -365,24 +364,10 @@ bool narrow_columns_fit(const HostMatrix& a) {
     }
     return true;
   };
-  constexpr int64_t kThreadedRows = 1 << 18;
-  const int64_t threads = a.rows < kThreadedRows ? 1 : std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 4);
   std::atomic<bool> misfit{false};
-  if (threads == 1) return rows_fit(0, a.rows, misfit);
-  std::vector<std::thread> helpers;
-  const int64_t share = (a.rows + threads - 1) / threads;
-  for (int64_t t = 1; t < threads; ++t) {
-    const int64_t first = t * share, last = std::min<int64_t>(a.rows, first + share);
-    try {
-      helpers.emplace_back([&, first, last] {
-        if (!rows_fit(first, last, misfit)) misfit = true;
-      });
-    } catch (const std::system_error&) {  // no thread to be had: do its share here
-      if (!rows_fit(first, last, misfit)) misfit = true;
-    }
-  }
-  if (!rows_fit(0, std::min<int64_t>(a.rows, share), misfit)) misfit = true;
-  for (auto& h : helpers) h.join();
+  for_row_shares(a.rows, row_share_count(a.rows), [&](int, int64_t first, int64_t last) {
+    if (!rows_fit(first, last, misfit)) misfit = true;
+  });
   return !misfit;
 }
 

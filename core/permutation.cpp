@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/host_passes.hpp"
 
 namespace jitsparse {
 
@@ -89,10 +90,44 @@ struct LevelSummary {
   int32_t last_level_pick = -1;
 };
 
-// `seen` holds, per vertex, the number of the search that last reached it, so no search pays for
-// clearing an n-sized array (a matrix of many small components would otherwise cost O(n) per component).
-LevelSummary level_structure(const Graph& g, int32_t root, std::vector<int32_t>& queue,
-                             std::vector<int64_t>& seen, int64_t search) {
+// The numbers of the breadth-first searches: `seen` holds, per vertex, the number of the search that last
+// reached it, so no search pays for clearing an n-sized array (a matrix of many small components would
+// otherwise cost O(n) per component). 32-bit, half the memory of 64-bit numbers (the searches are bound
+// by these scattered reads); cleared once in 2^32 - 1 searches.
+struct SearchMarks {
+  std::vector<uint32_t> seen;
+  uint32_t search = 0;
+  explicit SearchMarks(int32_t n) : seen(static_cast<size_t>(n), 0) {}
+  uint32_t next() {
+    if (search == std::numeric_limits<uint32_t>::max()) {
+      std::fill(seen.begin(), seen.end(), 0);
+      search = 0;
+    }
+    return ++search;
+  }
+};
+
+// A breadth-first search reads, for each vertex it takes from the queue, its adjacency and then the marks
+// of its neighbours: on a randomly numbered matrix each a cache miss. The vertices some places ahead in
+// the queue are known, so their adjacency (kAdjAhead) and their neighbours' marks (kMarksAhead) are
+// asked for early and the misses overlap (250 MB random-order Laplacian, 1.4M vertices, 2-core machine:
+// three searches 1.29 -> about 0.5 s, the whole RCM 1.9 -> 1.1 s with the sort below).
+constexpr size_t kAdjAhead = 8, kMarksAhead = 3;
+template <class Marks>
+void prefetch_ahead(const Graph& g, const std::vector<int32_t>& queue, size_t h, const Marks* marks) {
+  if (h + kAdjAhead < queue.size()) {
+    const int32_t u = queue[h + kAdjAhead];
+    prefetch(g.adj.data() + g.start[u]);
+  }
+  if (h + kMarksAhead < queue.size()) {
+    const int32_t u = queue[h + kMarksAhead];
+    for (int64_t k = g.start[u]; k < g.start[u + 1]; ++k) prefetch(marks + g.adj[k]);
+  }
+}
+
+LevelSummary level_structure(const Graph& g, int32_t root, std::vector<int32_t>& queue, SearchMarks& marks) {
+  const uint32_t search = marks.next();
+  uint32_t* seen = marks.seen.data();
   queue.clear();
   queue.push_back(root);
   seen[root] = search;
@@ -102,6 +137,7 @@ LevelSummary level_structure(const Graph& g, int32_t root, std::vector<int32_t>&
     const size_t level_end = queue.size();
     ++s.depth;
     for (size_t h = level_begin; h < level_end; ++h) {
+      prefetch_ahead(g, queue, h, seen);
       const int32_t v = queue[h];
       for (int64_t k = g.start[v]; k < g.start[v + 1]; ++k) {
         const int32_t w = g.adj[k];
@@ -126,15 +162,14 @@ LevelSummary level_structure(const Graph& g, int32_t root, std::vector<int32_t>&
 // George and Liu's pseudo-peripheral vertex: search from the last level's minimum-degree vertex while that
 // makes the level structure deeper. Each round adds at least one level; the cap only guards against
 // pathological graphs (a handful of rounds is usual) and keeps the cost a small multiple of the component.
-int32_t pseudo_peripheral_vertex(const Graph& g, int32_t start, std::vector<int32_t>& queue,
-                                 std::vector<int64_t>& seen, int64_t& search) {
+int32_t pseudo_peripheral_vertex(const Graph& g, int32_t start, std::vector<int32_t>& queue, SearchMarks& marks) {
   constexpr int kMaxRounds = 16;
   int32_t root = start;
-  LevelSummary levels = level_structure(g, root, queue, seen, ++search);
+  LevelSummary levels = level_structure(g, root, queue, marks);
   for (int round = 0; round < kMaxRounds; ++round) {
     const int32_t candidate = levels.last_level_pick;
     if (candidate == root) break;  // a single vertex
-    const LevelSummary from_candidate = level_structure(g, candidate, queue, seen, ++search);
+    const LevelSummary from_candidate = level_structure(g, candidate, queue, marks);
     if (from_candidate.depth <= levels.depth) break;
     root = candidate;
     levels = from_candidate;
@@ -154,10 +189,18 @@ std::vector<int32_t> rcm_permutation(const HostMatrix& a) {
   std::vector<int32_t> degree(static_cast<size_t>(n));
   int32_t max_degree = 0;
   for (int32_t v = 0; v < n; ++v) max_degree = std::max(max_degree, degree[v] = g.degree(v));
-  for (int32_t v = 0; v < n; ++v)
-    std::sort(g.adj.begin() + g.start[v], g.adj.begin() + g.start[v + 1], [&](int32_t x, int32_t y) {
-      return degree[x] != degree[y] ? degree[x] < degree[y] : x < y;
-    });
+  // Sorted by keys (degree, index) packed in 64 bits and read once per entry: a comparison that looks the
+  // degrees up reads them again at every step (a scattered read each on a randomly numbered matrix).
+  std::vector<uint64_t> keys;
+  for (int32_t v = 0; v < n; ++v) {
+    keys.clear();
+    for (int64_t k = g.start[v]; k < g.start[v + 1]; ++k) {
+      const int32_t w = g.adj[k];
+      keys.push_back(static_cast<uint64_t>(degree[w]) << 32 | static_cast<uint32_t>(w));
+    }
+    std::sort(keys.begin(), keys.end());
+    for (size_t i = 0; i < keys.size(); ++i) g.adj[g.start[v] + static_cast<int64_t>(i)] = static_cast<int32_t>(keys[i] & 0xffffffffu);
+  }
   // Vertices by (degree, index), a counting sort: each component starts at its first unvisited one.
   std::vector<int32_t> by_degree(static_cast<size_t>(n));
   {
@@ -170,15 +213,15 @@ std::vector<int32_t> rcm_permutation(const HostMatrix& a) {
   order.reserve(static_cast<size_t>(n));
   std::vector<char> visited(static_cast<size_t>(n), 0);
   std::vector<int32_t> queue;
-  std::vector<int64_t> seen(static_cast<size_t>(n), 0);
-  int64_t search = 0;
+  SearchMarks marks(n);
   for (int32_t start : by_degree) {
     if (visited[start]) continue;
-    const int32_t root = pseudo_peripheral_vertex(g, start, queue, seen, search);
+    const int32_t root = pseudo_peripheral_vertex(g, start, queue, marks);
     visited[root] = 1;
     size_t head = order.size();
     order.push_back(root);
     for (; head < order.size(); ++head) {  // order doubles as the breadth-first queue
+      prefetch_ahead(g, order, head, visited.data());
       const int32_t v = order[head];
       for (int64_t k = g.start[v]; k < g.start[v + 1]; ++k) {
         const int32_t w = g.adj[k];
@@ -312,23 +355,34 @@ HostMatrix permute_symmetric(const HostMatrix& a, const std::vector<int32_t>& pe
   b.name = a.name;
   b.rows = b.cols = a.rows;
   b.row_ptr.assign(static_cast<size_t>(a.rows) + 1, 0);
+  for (int32_t r = 0; r < b.rows; ++r) b.row_ptr[r + 1] = b.row_ptr[r] + (a.row_ptr[inv[r] + 1] - a.row_ptr[inv[r]]);
   b.col_idx.resize(a.col_idx.size());
   b.values.resize(a.values.size());
-  std::vector<std::pair<int32_t, int32_t>> row;  // (new column, old position)
-  int64_t out = 0;
-  for (int32_t r = 0; r < b.rows; ++r) {
-    const int32_t old = inv[r];
-    row.clear();
-    for (int32_t k = a.row_ptr[old]; k < a.row_ptr[old + 1]; ++k) row.emplace_back(perm[a.col_idx[k]], k);
-    std::sort(row.begin(), row.end());
-    for (const auto& [col, k] : row) {
-      b.col_idx[out] = col;
-      std::copy(a.values.begin() + static_cast<int64_t>(k) * c,
-                a.values.begin() + static_cast<int64_t>(k + 1) * c, b.values.begin() + out * c);
-      ++out;
+  // New row r is old row inv[r]: on a randomly numbered matrix a scattered row, and its columns' new
+  // numbers scattered reads too. The rows some places ahead are asked for early, and the rows are filled
+  // in shares on a few threads (250 MB random-order Laplacian, 2-core machine: 1.1 -> 0.45 s).
+  constexpr int32_t kRowsAhead = 4;
+  for_row_shares(b.rows, row_share_count(b.rows), [&](int, int64_t first, int64_t last) {
+    std::vector<std::pair<int32_t, int32_t>> row;  // (new column, old position)
+    for (int64_t r = first; r < last; ++r) {
+      if (r + kRowsAhead < last) {
+        const int32_t ahead = inv[r + kRowsAhead];
+        prefetch(a.col_idx.data() + a.row_ptr[ahead]);
+        prefetch(a.values.data() + static_cast<int64_t>(a.row_ptr[ahead]) * c);
+      }
+      const int32_t old = inv[r];
+      row.clear();
+      for (int32_t k = a.row_ptr[old]; k < a.row_ptr[old + 1]; ++k) row.emplace_back(perm[a.col_idx[k]], k);
+      std::sort(row.begin(), row.end());
+      int64_t out = b.row_ptr[r];
+      for (const auto& [col, k] : row) {
+        b.col_idx[out] = col;
+        std::copy(a.values.begin() + static_cast<int64_t>(k) * c,
+                  a.values.begin() + static_cast<int64_t>(k + 1) * c, b.values.begin() + out * c);
+        ++out;
+      }
     }
-    b.row_ptr[r + 1] = static_cast<int32_t>(out);
-  }
+  });
   return b;
 }
 
