@@ -102,7 +102,7 @@ struct TrainingFilter {
 // Construction is free; predict() derives what it needs of each record it reads (its profile, its
 // coordinates) once and keeps it for later queries, so one model serves many matrices (load_tuned keeps
 // one per database). prepare() derives it for every record ahead of the first query. The database must
-// outlive the model and not change under it. Thread-safe.
+// outlive the model and not change under it. Thread-safe: predictions on one model run one at a time.
 class SelectionModel {
  public:
   SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours = 5);
