@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -37,22 +38,32 @@ inline int row_share_count(int64_t n, int at_least = 1) {
 
 // body(share, first, last) for the contiguous shares of [0, n), share 0 on the calling thread, the others
 // on threads of their own (run here, one after the other, where no thread can be had). Returns when all
-// are done; the body must not throw.
+// are done; the first exception a share threw (std::bad_alloc of a large pass) is thrown again here.
 template <class Body>
 void for_row_shares(int64_t n, int shares, Body body) {
   shares = std::max(1, shares);
   const int64_t size = (n + shares - 1) / shares;
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(shares));
+  auto run = [&](int s, int64_t first, int64_t last) {
+    try {
+      body(s, first, last);
+    } catch (...) {
+      errors[static_cast<size_t>(s)] = std::current_exception();
+    }
+  };
   std::vector<std::thread> helpers;
   for (int s = 1; s < shares; ++s) {
     const int64_t first = std::min<int64_t>(n, s * size), last = std::min<int64_t>(n, first + size);
     try {
-      helpers.emplace_back([&body, s, first, last] { body(s, first, last); });
+      helpers.emplace_back(run, s, first, last);
     } catch (const std::system_error&) {
-      body(s, first, last);
+      run(s, first, last);
     }
   }
-  body(0, int64_t{0}, std::min<int64_t>(n, size));
+  run(0, int64_t{0}, std::min<int64_t>(n, size));
   for (auto& h : helpers) h.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace jitsparse
