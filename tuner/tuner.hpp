@@ -216,12 +216,14 @@ std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Varian
 // layout the atomic twins of the per_layout threads-per-row the copy kind ran fastest, per hola layout of
 // its fastest entries-per-thread, and only for layouts whose fastest copy variant is within `keep` of the
 // copy kind's best over all layouts. A layout the copy kind has no measurement of keeps all its variants.
-// Why keep = 1.5: the atomic kind reads the entries the copy kind reads and adds atomics to y. On the
-// H100 (2026-11-25, main set, op t and op h: 52 searches) no atomic variant won; where one was the fastest
-// of its layout it ran 1.56-4.99x the winner; and the atomic stage cost 10 s of NVRTC of a 124 s tune,
-// besides packing the matrix's own layouts.
-constexpr int kAtomicPerLayout = 2;
-constexpr double kAtomicKeep = 1.5;
+// Why so few: the atomic kind reads the entries the copy kind reads and adds atomics to y. On the H100
+// (2026-11-25, main set, op t and op h: 52 searches) no atomic variant won; where one was the fastest of
+// its layout it ran 1.56-4.99x the winner; and the atomic stage cost 10 s of NVRTC of a 124 s tune,
+// besides packing the matrix's own layouts. So (twenty-sixth session, op h tunes over 2 minutes) the
+// atomic kind is timed at the copy kind's fastest threads per row of the layouts within 10% of the
+// copy kind's best: the database still holds both kinds, for the layouts that can matter.
+constexpr int kAtomicPerLayout = 1;
+constexpr double kAtomicKeep = 1.1;
 std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout,
                                       double keep);
 // Sorting rows by length inside windows (sell32s256) pays only where it cuts padding: on rows of equal
