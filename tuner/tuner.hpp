@@ -221,7 +221,9 @@ std::vector<Variant> keeping_policy(const std::vector<Variant>& vs, const Varian
 // its layout it ran 1.56-4.99x the winner; and the atomic stage cost 10 s of NVRTC of a 124 s tune,
 // besides packing the matrix's own layouts. So (twenty-sixth session, op h tunes over 2 minutes) the
 // atomic kind is timed at the copy kind's fastest threads per row of the layouts within 10% of the
-// copy kind's best: the database still holds both kinds, for the layouts that can matter.
+// copy kind's best: the database still holds both kinds, for the layouts that can matter. Main-set op h,
+// cold: 11% fewer kernels (6,586 -> 5,876), 108.3 s -> 97.9 s as the first tune of a host (calls G, H);
+// on one host the same 26 winners within 1.5% (geomean 0.998).
 constexpr int kAtomicPerLayout = 1;
 constexpr double kAtomicKeep = 1.1;
 std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout,
