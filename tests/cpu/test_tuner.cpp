@@ -18,6 +18,7 @@
 #include "generator/source_gen.hpp"
 #include "selection/database.hpp"
 #include "core/permutation.hpp"
+#include "selection/load.hpp"
 #include "selection/select.hpp"
 #include "tuner/tuner.hpp"
 
@@ -132,6 +133,35 @@ TEST_CASE("tuner: the database round-trips and selection says which level it use
   CHECK(roomy.variant.schedule.blocks_per_sm < 8);
   CHECK(cubin_frame_bytes(builder.build(roomy.variant), roomy.variant.name()) == 0);
   CHECK(select_variant(db, dual, Precision::f64, gpu).variant.schedule.blocks_per_sm == 8);  // no builder
+}
+
+TEST_CASE("tuner: load_tuned's database is read once per process and again when the tuner writes it") {
+  TempCache cache;
+  const std::string path = TuningDatabase::path_for(fake_gpu(), cache.dir);
+  CHECK(loaded_database(path, 1 << 20)->db.records().empty());  // no file yet: empty, not kept
+  RandomMatrixOptions o;
+  const HostMatrix a = random_matrix(EntryRegistry::instance().get("real"), o);
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.upsert(record_for(a, "f64", "real.f64/csr-aos-aos/static-256x8", 3.0));
+    db.save();
+  }
+  const auto first = loaded_database(path, 1 << 20);
+  REQUIRE(first->db.records().size() == 1);
+  CHECK(loaded_database(path, 1 << 20) == first);          // kept
+  CHECK(loaded_database(path, 2 << 20) != first);          // another L2: another model
+  CHECK(loaded_database(path, 1 << 20) == first);
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);  // a tuner's write: a new file renamed over the old one
+    db.upsert(record_for(a, "f32", "real.f32/csr-aos-aos/static-256x8", 2.0));
+    db.save();
+  }
+  const auto second = loaded_database(path, 1 << 20);
+  CHECK(second != first);
+  CHECK(second->db.records().size() == 2);
+  CHECK(first->db.records().size() == 1);  // a caller holding the old one keeps it intact
+  const Selection s = select_variant(second->db, a, Precision::f32, fake_gpu(), Op::n, false, nullptr, &second->model);
+  CHECK(s.level == "exact");
 }
 
 TEST_CASE("tuner: the domain winner is used when no tuned matrix has the entry's records") {
