@@ -525,6 +525,11 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     if (r.compulsory_bytes > 0 && q.compulsory_bytes > 0 && std::isfinite(lowest_floor))
       best_here_us[j] = std::max(lowest_floor, bests[j]->median_us * q.compulsory_bytes / r.compulsory_bytes);
   }
+  // The query's longest row in place of each neighbour's, in its best variant (chain_log_delta): the
+  // relative times below stay relative to that best as it would run on the query.
+  std::vector<double> best_chain_logs(k, 0.0);
+  for (size_t j = 0; j < k; ++j)
+    best_chain_logs[j] = chain_log_delta(shape_of(bests[j]->variant), near[j].second->features, q.features, bests[j]->median_us);
   std::vector<double> logs;  // rate()'s per-neighbour log(relative time), reused
   auto rate = [&](std::string_view v) {
     Candidate c;
@@ -555,6 +560,8 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       }
       logs[j] += padding_logs[j];
       if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features);
+      // the query's longest row in place of the neighbour's, step by step (chain_log_delta)
+      logs[j] += chain_log_delta(shape, r.features, q.features, bests[j]->median_us * std::exp(logs[j])) - best_chain_logs[j];
       // The chain of the query's longest row against what the neighbour's time already holds: its time
       // scaled by the compulsory bytes, or its own chain when that was longer (a skewed neighbour), and
       // never less than the kind's floor (the bytes of a 147-row matrix scale a time to 0.01 us, and a

@@ -47,6 +47,14 @@ double critical_path_us(const VariantShape& v, const MatrixFeatures& f) {
   return static_cast<double>(f.max_row) / v.tpr * kSerialStepUs;
 }
 
+double chain_log_delta(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query,
+                       double neighbour_us) {
+  if (!v.row_family || v.tpr <= 0 || neighbour_us <= 0) return 0;
+  auto steps = [&](const MatrixFeatures& f) { return std::ceil(static_cast<double>(f.max_row) / v.tpr); };
+  const double here_us = std::max(0.5 * neighbour_us, neighbour_us + kChainStepUs * (steps(query) - steps(neighbour)));
+  return std::log(here_us / neighbour_us);
+}
+
 double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
   auto at = [&](int tpr) {
     const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);

@@ -47,6 +47,28 @@ constexpr double kSerialStepUs = 0.2;
 
 double critical_path_us(const VariantShape& v, const MatrixFeatures& f);
 
+// The same chain, step by step, where the matrix is small enough for it to show: a group of tpr threads
+// takes ceil(max_row / tpr) steps over the longest row, and each step adds its latency to the time
+// (critical_path_us only ever lifts a time to a chain longer than all the rest). H100 database of
+// 2026-11-25, f32 csr at its fastest schedule per threads per row, one step against the most: lund_a
+// (147 rows, up to 21 entries) 1.59 us at 1 step, 3.80 us at 21 (0.11 us a step); karate 0.06, G51
+// 0.12, qc324 0.15, the 1,400-row R-MAT graph 0.08. So tpr 8 against 32 on lund_a is 1.84 us against
+// 1.59, which the neighbours' relative times (rows of up to 14 entries: 2 steps against 1) understated
+// and the model chose tpr 8, 1.13-1.23x slower than the best.
+constexpr double kChainStepUs = 0.1;
+
+// A neighbour's time of a variant (neighbour_us) holds the neighbour's chain: log of that time with the
+// query's chain in its place (kChainStepUs a step more or less, and at least half the time), over the
+// time. 0 for hola and hisparse, and where the longest rows take as many steps. In microseconds, so it
+// matters only where the time is a few of them. The model takes it for each candidate less that of the
+// neighbour's best, so relative times stay relative to the best. Chosen on the three holdouts of the
+// H100 database of 2026-11-25 (offline, evaluate --database): the step 0.1 us took the matrix holdout
+// from 144 of 196 timed first choices within 10% of the best (73%) to 150 of 199 (75%; geometric mean
+// 1.079x -> 1.073x), the family holdout 93 / 164 -> 94 / 164, the main set 78 / 172 -> 80 / 174 (within
+// 3%: 55 -> 56, 25 -> 22, 22 -> 22); 0.07 and 0.15 lost 2-3 of the family's within 10%.
+double chain_log_delta(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query,
+                       double neighbour_us);
+
 // A row kernel runs rows x threads-per-row threads. With fewer than kParallelThreads the GPU has too few
 // loads in flight to hide their latency, and the time grows as the threads fall: by the fourth root of
 // the ratio (kParallelExponent). Best variants of the H100 database keep rows x threads per row at about

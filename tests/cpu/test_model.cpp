@@ -594,6 +594,28 @@ TEST_CASE("model: padding costs by each side's bandwidth share") {
   CHECK(padding_log_ratio(0.0, 1e5, 1.2, 2.0 * l2, l2, 0.2) == 0.0);  // unknown padding
 }
 
+TEST_CASE("model: a longer chain on the query's longest row adds its steps to a neighbour's time") {
+  using namespace model_detail;
+  MatrixFeatures neighbour, query;
+  neighbour.max_row = 14;  // 2 steps at 8 threads per row, 1 at 16 or 32
+  query.max_row = 21;      // 3 steps at 8, 2 at 16, 1 at 32
+  VariantShape row;
+  row.row_family = true;
+  row.tpr = 8;
+  CHECK(chain_log_delta(row, neighbour, query, 2.0) == doctest::Approx(std::log((2.0 + kChainStepUs) / 2.0)));
+  row.tpr = 32;
+  CHECK(chain_log_delta(row, neighbour, query, 2.0) == 0.0);
+  // the other way: one step fewer, never below half the time
+  row.tpr = 8;
+  CHECK(chain_log_delta(row, query, neighbour, 2.0) == doctest::Approx(std::log((2.0 - kChainStepUs) / 2.0)));
+  neighbour.max_row = 10000;
+  CHECK(chain_log_delta(row, neighbour, query, 2.0) == doctest::Approx(std::log(0.5)));
+  // microseconds: a large neighbour's time hardly moves; hola has no chain
+  CHECK(std::abs(chain_log_delta(row, query, neighbour, 1000.0)) < 0.2);
+  VariantShape hola;
+  CHECK(chain_log_delta(hola, neighbour, query, 2.0) == 0.0);
+}
+
 TEST_CASE("model: features measure the padding of sell32 and of the sorted sell32s256") {
   // 64 rows: lengths alternate 1 and 9 inside each slice of 32, so sell32 stores 9 per row; sorted in a
   // window of 256 (here all 64 rows), one slice holds the 9s and one the 1s: (9 + 1) / 2 = 5 per row.
