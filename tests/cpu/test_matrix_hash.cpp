@@ -3,6 +3,8 @@
 // the new key as the tuner does, and keeps them there through a save.
 #include <doctest/doctest.h>
 
+#include "fake_gpu_util.hpp"
+
 #include <unistd.h>
 
 #include <cstring>
@@ -35,16 +37,7 @@ void flip_bit(std::vector<T>& v, size_t i, int bit) {
   p[bit / 8] ^= static_cast<unsigned char>(1u << (bit % 8));
 }
 
-DeviceInfo fake_gpu() {
-  DeviceInfo d;
-  d.name = "Test GPU";
-  d.major = 9;
-  d.sm_count = 4;
-  d.max_threads_per_block = 1024;
-  d.max_threads_per_sm = 2048;
-  d.max_blocks_per_sm = 32;
-  return d;
-}
+using test::fake_gpu;
 
 MatrixRecord record_of(const HostMatrix& a, const std::string& key, const std::string& prec, const std::string& op = "n") {
   MatrixRecord r;

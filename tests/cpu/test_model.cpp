@@ -3,6 +3,8 @@
 // training, estimate what a neighbour did not time, and the evaluation must score it honestly.
 #include <doctest/doctest.h>
 
+#include "fake_gpu_util.hpp"
+
 #include <set>
 
 #include <unistd.h>
@@ -111,17 +113,7 @@ MatrixRecord record_of(const HostMatrix& a, const std::string& domain, const std
   return r;
 }
 
-DeviceInfo test_gpu() {
-  DeviceInfo d;
-  d.name = "Model GPU";
-  d.major = 9;
-  d.sm_count = 4;
-  d.max_threads_per_block = 1024;
-  d.max_threads_per_sm = 2048;
-  d.max_blocks_per_sm = 32;
-  d.l2_bytes = 16 << 20;
-  return d;
-}
+DeviceInfo test_gpu() { return test::fake_gpu("Model GPU", 16 << 20); }
 
 struct TempDb {
   std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-model-test-" + std::to_string(::getpid()));

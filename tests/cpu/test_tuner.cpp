@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <doctest/doctest.h>
 
+#include "fake_gpu_util.hpp"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -26,16 +28,7 @@ using namespace jitsparse;
 
 namespace {
 
-DeviceInfo fake_gpu() {
-  DeviceInfo d;
-  d.name = "Test GPU";
-  d.major = 9;
-  d.sm_count = 4;
-  d.max_threads_per_block = 1024;
-  d.max_threads_per_sm = 2048;
-  d.max_blocks_per_sm = 32;
-  return d;
-}
+using test::fake_gpu;
 
 MatrixRecord record_for(const HostMatrix& a, const std::string& prec, const std::string& winner, double us) {
   MatrixRecord r;

@@ -1,0 +1,22 @@
+// A GPU described, not present: what the CPU tests give the tuning database and run-time selection.
+#pragma once
+#include <string>
+
+#include "runtime/device_info.hpp"
+
+namespace jitsparse::test {
+
+// An sm_90 part with 4 SMs and the H100's thread limits; the name picks the database file.
+inline DeviceInfo fake_gpu(const std::string& name = "Test GPU", long long l2_bytes = 0) {
+  DeviceInfo d;
+  d.name = name;
+  d.major = 9;
+  d.sm_count = 4;
+  d.max_threads_per_block = 1024;
+  d.max_threads_per_sm = 2048;
+  d.max_blocks_per_sm = 32;
+  d.l2_bytes = l2_bytes;
+  return d;
+}
+
+}  // namespace jitsparse::test
