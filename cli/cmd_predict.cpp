@@ -32,7 +32,9 @@ int run_predict(const std::vector<std::string>& args) {
       "Prints the variants the selection model ranks first for each matrix (learnt from everything this GPU's\n"
       "tuning database measured), with the expected time relative to the matrix's best variant, the\n"
       "confidence, how many candidates `tune --quick` would measure, and the rule of thumb beside it. With\n"
-      "no matrices: the built-in set (--builtin). Uses this GPU's database, or --database without a GPU.\n\nOptions");
+      "no matrices: the built-in set (--builtin). Uses this GPU's database, or --database without a GPU.\n"
+      "Also prints the host time of run-time selection as load_tuned pays it: reading the database and\n"
+      "preparing the model once, then per matrix its features, the model and the exact lookup.\n\nOptions");
   opts.add_options()("help,h", "show this help")
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
