@@ -95,7 +95,8 @@ std::string workspace_function(const Variant& v) {
   return o.str();
 }
 
-// Row layouts: n_b x SM count blocks, but never more than there are chunks of rows (at least one); op t/h
+// Row layouts: n_b x SM count blocks, but never more than there are chunks of rows (at least one), cut to
+// an even share of chunks per block for an -even schedule (row_kernel_blocks); op t/h
 // by atomics first scales the cols elements of y with at most 8 blocks per SM.
 std::string row_launch_body(const Variant& v, const EntryType& entry) {
   const int rows_per_chunk = v.schedule.threads / v.schedule.threads_per_row;
@@ -105,6 +106,9 @@ std::string row_launch_body(const Variant& v, const EntryType& entry) {
     << rows_per_chunk << ";\n"
     << "  const long long full = " << v.schedule.blocks_per_sm << "LL * sm_count;\n"
     << "  const long long grid = chunks < 1 ? 1 : (chunks < full ? chunks : full);\n";
+  if (v.schedule.even_grid)  // as few blocks as give each the same number of chunks (Schedule::even_grid)
+    o << "  const long long per_block = chunks < 1 ? 1 : (chunks + grid - 1) / grid;\n"
+      << "  const long long even_grid = chunks < 1 ? 1 : (chunks + per_block - 1) / per_block;\n";
   if (v.has_prologue()) {
     o << "  // y = beta*y over its params.cols elements, before the main kernel adds into it by atomics.\n"
       << "  const long long col_blocks = (static_cast<long long>(params.cols) + 255) / 256;\n"
@@ -113,8 +117,8 @@ std::string row_launch_body(const Variant& v, const EntryType& entry) {
       << ", scale_grid, 256, params, stream);\n"
       << "  if (e != cudaSuccess) return e;\n";
   }
-  o << "  return launch_kernel(" << kernel_pointer(kernel_expression(v, entry)) << ", grid, " << v.schedule.threads
-    << ", params, stream);\n";
+  o << "  return launch_kernel(" << kernel_pointer(kernel_expression(v, entry)) << ", "
+    << (v.schedule.even_grid ? "even_grid" : "grid") << ", " << v.schedule.threads << ", params, stream);\n";
   return o.str();
 }
 

@@ -1,5 +1,6 @@
 #include "generator/variant.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -26,6 +27,7 @@ std::string Schedule::name() const {
   if (threads_per_row > 1) s += "-tpr" + std::to_string(threads_per_row);
   if (unroll != 2) s += "-u" + std::to_string(unroll);
   if (cached_matrix) s += "-cached";
+  if (even_grid) s += "-even";
   return s;
 }
 
@@ -54,7 +56,7 @@ struct NameReader {
   bool done() const { return at == s.size(); }
 };
 
-// static|dynamic-N(1-5 digits)xB(1-3)[-tprT(1-3)][-uU(1-2)][-cached], hola-NxB-eptE(1-3),
+// static|dynamic-N(1-5 digits)xB(1-3)[-tprT(1-3)][-uU(1-2)][-cached][-even], hola-NxB-eptE(1-3),
 // hisparse-NxB-gG(1-3)-bigS(1-9)[-uU(1-2)][-s]; false when the name is none of these.
 bool read_schedule(std::string_view name, Schedule& r) {
   NameReader n{name};
@@ -81,6 +83,7 @@ bool read_schedule(std::string_view name, Schedule& r) {
   if (n.literal("-tpr") && !n.number(3, r.threads_per_row)) return false;
   if (n.literal("-u") && !n.number(2, r.unroll)) return false;
   r.cached_matrix = n.literal("-cached");
+  r.even_grid = n.literal("-even");
   return n.done();
 }
 
@@ -90,11 +93,20 @@ Schedule Schedule::parse(const std::string& s) {
   Schedule r;
   if (!read_schedule(s, r)) {
     throw InvalidArgument("cannot read schedule '" + s +
-                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, static-256x8-u4-cached, hola-256x4-ept4 or "
+                          "' (expected e.g. static-256x2, dynamic-128x4-tpr8, static-256x8-u4-cached, static-512x4-even, hola-256x4-ept4 or "
                           "hisparse-128x8-g16-big4096)");
   }
   check_schedule(r);
   return r;
+}
+
+long long row_kernel_blocks(long long rows, const Schedule& s, int sm_count) {
+  const long long rows_per_chunk = s.threads / s.threads_per_row;
+  const long long chunks = std::max(1LL, (rows + rows_per_chunk - 1) / rows_per_chunk);
+  const long long blocks = std::min(static_cast<long long>(s.blocks_per_sm) * std::max(1, sm_count), chunks);
+  if (!s.even_grid) return blocks;
+  const long long chunks_per_block = (chunks + blocks - 1) / blocks;
+  return (chunks + chunks_per_block - 1) / chunks_per_block;
 }
 
 void check_schedule(const Schedule& s, int max_threads_per_block, int max_threads_per_sm, int max_blocks_per_sm) {
@@ -125,6 +137,9 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
     throw InvalidArgument("schedule " + n + ": unrolling belongs to static, dynamic and hisparse schedules only");
   if (s.unroll != 1 && s.unroll != 2 && s.unroll != 4 && s.unroll != 8)
     throw InvalidArgument("schedule " + n + ": unroll must be 1, 2, 4 or 8");
+  if (s.even_grid && s.kind != ScheduleKind::static_)
+    throw InvalidArgument("schedule " + n + ": the even grid belongs to static schedules only (a dynamic one "
+                          "balances its blocks itself)");
   if (s.kind == ScheduleKind::hisparse) {
     const int b = s.big_strip;
     if (t < 4) throw InvalidArgument("schedule " + n + ": a hisparse group needs 4, 8, 16 or 32 threads");
@@ -234,6 +249,7 @@ void to_json(nlohmann::json& j, const Variant& v) {
   if (v.schedule.kind == ScheduleKind::hisparse) j["big_strip"] = v.schedule.big_strip;
   if (v.schedule.cached_matrix) j["matrix_loads"] = "cached";
   if (v.schedule.unroll != 2) j["unroll"] = v.schedule.unroll;
+  if (v.schedule.even_grid) j["even_grid"] = true;
   if (v.op != Op::n) j["transpose"] = to_string(v.transpose);
   if (v.ordering != Ordering::none) {
     j["ordering"] = to_string(v.ordering);

@@ -40,8 +40,14 @@ struct Schedule {
   // COO leaf's entries each thread loads per step (templates/jitsparse/hisparse.cuh). 1, 2, 4 or 8
   // (name suffix "-u4" when not 2).
   int unroll = 2;
+  // Static row kernels only: the grid is cut so that every block runs the same number of row chunks
+  // (grid = ceil(chunks / ceil(chunks / (n_b x SM count)))) instead of n_b x SM count blocks of which some
+  // run one chunk more (name suffix "-even"). Fewer blocks at once, no tail: the scanned Dirac f32's
+  // sell32s64 512x4 winner ran 1.07x faster so, others 0.97-1.09x (H100, twenty-seventh session), so the
+  // tuner times it for its finalists. The kernel is the same (compiled_variant clears it).
+  bool even_grid = false;
 
-  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached",
+  // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached-even",
   // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-u4-s"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
@@ -52,9 +58,14 @@ struct Schedule {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
            threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread &&
            big_strip == o.big_strip && cached_matrix == o.cached_matrix && unroll == o.unroll &&
-           small_leaves == o.small_leaves;
+           small_leaves == o.small_leaves && even_grid == o.even_grid;
   }
 };
+
+// Blocks of a row kernel's launch (csr, ell, sell; static or dynamic): n_b x SM count, but never more
+// than there are chunks of rows (idle blocks still cost scheduling time, which dominates on small
+// matrices); with Schedule::even_grid, as few as give every block the same number of chunks.
+long long row_kernel_blocks(long long rows, const Schedule& s, int sm_count);
 
 // How a transposed product (op t or h) is computed:
 //   atomic: each stored entry's product is added into y by atomics per component (y is scaled by beta
@@ -111,10 +122,12 @@ struct Variant {
     return k;
   }
   // What is compiled for this variant: kernel_variant() without what only the packing and the launch read
-  // (hisparse: the COO width of the leaves and the big-strip threshold), so variants that run one kernel
-  // share one compile, one cubin and one loaded kernel (Context keys its kernels by this).
+  // (hisparse: the COO width of the leaves and the big-strip threshold; the row kernels' even grid), so
+  // variants that run one kernel share one compile, one cubin and one loaded kernel (Context keys its
+  // kernels by this).
   Variant compiled_variant() const {
     Variant k = kernel_variant();
+    k.schedule.even_grid = false;
     if (k.layout.outer == OuterLayout::hisparse) {
       k.layout.coo = 2;
       k.schedule.big_strip = 0;

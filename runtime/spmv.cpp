@@ -142,11 +142,7 @@ SpmvLaunch::SpmvLaunch(Context& ctx, const Variant& v, const DeviceMatrix& a, co
         std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, (small + groups - 1) / groups);
     grid_ = dim3(static_cast<unsigned>(big + small_blocks));
   } else {
-    // n_b x SM count blocks, but never more than there are chunks of rows: idle blocks still cost
-    // scheduling time, which dominates on small matrices.
-    const long long rows_per_chunk = v.schedule.threads / v.schedule.threads_per_row;
-    const long long chunks = std::max(1LL, (rows + rows_per_chunk - 1) / rows_per_chunk);
-    grid_ = dim3(static_cast<unsigned>(std::min<long long>(static_cast<long long>(v.schedule.blocks_per_sm) * d.sm_count, chunks)));
+    grid_ = dim3(static_cast<unsigned>(row_kernel_blocks(rows, v.schedule, d.sm_count)));
     prologue_grid_ = dim3(static_cast<unsigned>(std::min<long long>((cols + 255) / 256, 8LL * d.sm_count)));
   }
   const bool hisparse = v.layout.outer == OuterLayout::hisparse;

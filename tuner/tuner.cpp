@@ -396,6 +396,27 @@ std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n) {
   return out;
 }
 
+std::vector<Variant> even_grid_twins(const MatrixRecord& measured, int n, int64_t rows, int64_t cols, int sm_count) {
+  std::vector<std::pair<double, Variant>> ranked;
+  for (const auto& m : measured.measurements) {
+    if (!m.ok()) continue;
+    const Variant v = Variant::parse(m.variant);
+    if (v.schedule.kind == ScheduleKind::static_ && !v.schedule.even_grid) ranked.emplace_back(m.median_us, v);
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::vector<Variant> out;
+  for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < n; ++i) {
+    Variant even = ranked[i].second;
+    even.schedule.even_grid = true;
+    const int64_t stored_rows = even.uses_transposed_copy() ? cols : rows;
+    if (row_kernel_blocks(stored_rows, even.schedule, sm_count) <
+            row_kernel_blocks(stored_rows, ranked[i].second.schedule, sm_count) &&
+        !measured.find(even.name()))
+      out.push_back(even);
+  }
+  return out;
+}
+
 namespace {
 
 // The largest block count of the search with t * b within the SM's threads.
@@ -1502,6 +1523,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
     renumbering_stage();
+    job.stage = "even grids";
+    const auto even = even_grid_twins(job.record, kEvenGridTwins, a.rows, a.cols, ctx_.device().sm_count);
+    pack_layouts(job, even);  // packed already by the stages that timed their plain forms
+    run_variants(job, even);
   }
 
   const bool stopped = out_of_budget();
@@ -1545,7 +1570,7 @@ const PermutedMatrix& Tuner::renumbered(const HostMatrix& a, const std::string& 
 
 namespace {
 
-// A row variant without its load policy, narrowness and unrolling: what a domain winner names. The search
+// A row variant without its load policy, narrowness, unrolling and even grid: what a domain winner names. The search
 // picks those per matrix (stage_one_policy by its size, then policy_twins), so a domain of small and large
 // matrices shares few whole variants: on the H100 (twentieth session) hola, the same on all, won four of
 // the eight built-in domains at 0.70-0.81x of the schedule-only baseline.
@@ -1554,6 +1579,7 @@ std::string policy_free(const std::string& name) {
   if (!v.schedule.row_family()) return name;
   v.schedule.cached_matrix = false;
   v.schedule.unroll = 2;
+  v.schedule.even_grid = false;
   v.layout.narrow = false;
   return v.name();
 }

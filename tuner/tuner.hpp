@@ -260,6 +260,12 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
 // the permutation by the product, or moved back by a kernel of its own), those it lacks.
 constexpr int kYFormTwins = 2;
 std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n);
+// The last stage: the n fastest static row-kernel variants `measured` holds, each with the even grid
+// (Schedule::even_grid), where that launches fewer blocks than its plain form on a matrix of `rows` x
+// `cols` (a transposed copy's kernel runs over cols rows) and `measured` lacks it. Same kernels: timing
+// only.
+constexpr int kEvenGridTwins = 3;
+std::vector<Variant> even_grid_twins(const MatrixRecord& measured, int n, int64_t rows, int64_t cols, int sm_count);
 // renumbering_may_pay (core/features.hpp) says which matrices get the renumbering stage.
 // The winner of a domain's records: the variant, in its policy-free form (row kernels without cached loads,
 // narrowness and unrolling, which the search picks per matrix), with the best geometric-mean speedup over

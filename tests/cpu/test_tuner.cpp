@@ -608,6 +608,48 @@ TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of t
   CHECK_THROWS_WITH(check_schedule(hola), doctest::Contains("cached"));
 }
 
+TEST_CASE("tuner: the even grid gives every block the same number of chunks; its twins are timed where it differs") {
+  // 1,000 rows in chunks of 8 (256 threads, tpr 32) = 125 chunks; 2 x 50 SMs = 100 blocks: 25 of them run a
+  // second chunk. Even: 2 chunks per block, 63 blocks (the last one chunk).
+  Schedule s = Schedule::parse("static-256x2-tpr32");
+  CHECK(row_kernel_blocks(1000, s, 50) == 100);
+  s.even_grid = true;
+  CHECK(row_kernel_blocks(1000, s, 50) == 63);
+  CHECK(row_kernel_blocks(800, s, 50) == 100);  // 100 chunks on 100 blocks: one each, as without
+  CHECK(row_kernel_blocks(10, s, 50) == 2);     // fewer chunks than blocks: one each
+  CHECK(row_kernel_blocks(0, s, 50) == 1);      // at least one chunk, as without
+  CHECK(row_kernel_blocks(100000, s, 50) == 100);  // 12,500 chunks: 125 per block on every block
+  // the kernel is the plain one: one compile, one cubin
+  const Variant even = Variant::parse("real.f32/sell32s64-aos-aos-d16/static-512x4-even");
+  CHECK(even.schedule.even_grid);
+  CHECK(even.compiled_variant() == Variant::parse("real.f32/sell32s64-aos-aos-d16/static-512x4").compiled_variant());
+  CHECK_FALSE(even == Variant::parse("real.f32/sell32s64-aos-aos-d16/static-512x4"));
+
+  MatrixRecord r;
+  auto measured = [&r](const std::string& name, double us, const char* status = "ok") { add_measurement(r, name, us, status); };
+  measured("real.f64/hola-aos-aos/hola-256x4-ept4", 40);             // not a row kernel
+  measured("real.f64/ell-aos-aos/static-256x2-tpr32", 50);
+  measured("real.f64/csr-aos-aos/dynamic-256x2-tpr32", 51);          // dynamic: balances itself
+  measured("real.f64/csr-aos-aos/static-256x2-tpr32", 52);
+  measured("real.f64/csr-aos-aos/static-1024x2-tpr32", 53);          // 32 rows a chunk: 32 chunks, no tail
+  measured("real.f64/sell32-aos-aos/static-256x2-tpr32@rcm", 54);
+  measured("real.f64/csr-aos-aos/static-128x2-tpr32", 55, "error: no");
+  std::vector<std::string> names;
+  for (const auto& v : even_grid_twins(r, 3, 1000, 1000, 50)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/ell-aos-aos/static-256x2-tpr32-even",
+                                          "real.f64/csr-aos-aos/static-256x2-tpr32-even"});
+  measured("real.f64/ell-aos-aos/static-256x2-tpr32-even", 49);
+  names.clear();
+  for (const auto& v : even_grid_twins(r, 4, 1000, 1000, 50)) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/csr-aos-aos/static-256x2-tpr32-even",
+                                          "real.f64/sell32-aos-aos/static-256x2-tpr32-even@rcm"});
+  // a transposed copy's kernel runs over the columns: 800 of them leave no tail
+  MatrixRecord t;
+  add_measurement(t, "real.f64/csr-aos-aos/static-256x2-tpr32/t-copy", 50, "ok");
+  CHECK(even_grid_twins(t, 3, 1000, 800, 50).empty());
+  CHECK(even_grid_twins(t, 3, 800, 1000, 50).size() == 1);
+}
+
 TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on P A P^T") {
   MatrixRecord r;
   auto measured = [&r](const std::string& name, double us, const char* status = "ok") { add_measurement(r, name, us, status); };

@@ -41,6 +41,7 @@ const std::vector<std::string> kExported = {
     "complex.f64/ell-aos-soa/static-96x3/t-copy",            // one kernel on the transposed copy
     "real.f32/hola-aos-soa/hola-128x16-ept1/h-copy",         // hola on the transposed copy
     "real.f64/sell32s64-aos-aos-d16/static-128x4",           // narrow: int16 column offsets, sorted rows
+    "real.f32/csr-aos-aos/static-32x1-tpr32-even",           // the even grid: 2,053 one-row chunks, ~16 per block
 };
 
 // The header's tables in a unit of their own, reachable by dlsym (the launch functions have C++ names).

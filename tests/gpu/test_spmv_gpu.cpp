@@ -245,11 +245,14 @@ TEST_CASE("gpu spmv: hola layouts (every entry type)") {
 }
 
 // The kernels added with the sorted sell layout, the load policies, unrolling and the narrow (-d16)
-// layouts, alone: small enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
+// layouts, and the even grid, alone: small enough for compute-sanitizer (scripts/device_run.sh sanitize-new).
+// static-32x1-tpr32-even: one row per chunk, so on any GPU of fewer than 2,053 SMs each block runs a
+// dozen or more chunks (H100: 2,053 chunks on 129 blocks instead of 132).
 static void run_new_kernels(const char* name) {
   Context& ctx = gpu_context();
   const std::vector<Schedule> schedules = {Schedule::parse("static-256x2-cached"), Schedule::parse("dynamic-128x4-u8"),
-                                           Schedule::parse("static-64x4-tpr4-u4-cached"), Schedule::parse("static-128x4-u1")};
+                                           Schedule::parse("static-64x4-tpr4-u4-cached"), Schedule::parse("static-128x4-u1"),
+                                           Schedule::parse("static-32x1-tpr32-even")};
   {
     const EntryType& e = entry_type(name);
     RandomMatrixOptions o;
@@ -292,6 +295,9 @@ static void run_new_kernels(const char* name) {
         DeviceMatrix da(ctx, a, l, p);
         for (Op op : {Op::n, Op::t})
           check_variant(ctx, Variant{e.name, p, l, schedules[1], op, TransposeKind::atomic}, a, da, 1.0, 0.0);
+        // 704 chunks of 128 rows: 6 per block on 118 blocks of an H100 (132 without the even grid)
+        check_variant(ctx, Variant{e.name, p, l, Schedule::parse("static-128x1-even"), Op::n, TransposeKind::atomic},
+                      a, da, -0.5, 2.0);
       }
   }
 }
@@ -317,7 +323,8 @@ static void run_renumbered(const char* name) {
   const HostMatrix a = permute_symmetric(random_matrix(e, o), random_permutation(o.rows, 42));
   const std::vector<std::string> variants = {
       "csr-aos-aos/static-256x2", "ell-soa-soa-d16/dynamic-128x4-u8", "sell32-aos-soa/static-64x4-tpr4-cached",
-      "sell32s256-soa-aos-d16/static-128x4-u1", "hola-aos-aos/hola-128x4-ept4", "hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s"};
+      "sell32s256-soa-aos-d16/static-128x4-u1", "hola-aos-aos/hola-128x4-ept4", "hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s",
+      "csr-aos-soa/static-32x1-tpr32-even"};
   for (Ordering ordering : {Ordering::rcm, Ordering::degree})
     for (const auto& vs : variants)
       for (Precision p : {Precision::f32, Precision::f64})
