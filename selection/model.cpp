@@ -227,6 +227,22 @@ KindTimes launch_floors(const std::vector<const Profile*>& profiles, const Neigh
   return floor_us;
 }
 
+// The first `seeds` row kernels of a ranking at every other threads per row (1-32 dividing their block).
+std::vector<std::string> threads_per_row_twins(const std::vector<Candidate>& ranked, size_t seeds) {
+  std::vector<std::string> twins;
+  for (size_t i = 0; i < std::min(seeds, ranked.size()); ++i) {
+    if (!shape_of(ranked[i].variant).row_family) continue;
+    const Variant v = Variant::parse(ranked[i].variant);
+    for (int tpr = 1; tpr <= kWidestThreadsPerRow; tpr *= 2) {
+      if (tpr == v.schedule.threads_per_row || v.schedule.threads % tpr != 0) continue;
+      Variant twin = v;
+      twin.schedule.threads_per_row = tpr;
+      twins.push_back(twin.name());
+    }
+  }
+  return twins;
+}
+
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
 bool any_renumbered(const std::vector<const Profile*>& profiles, std::string_view ordering) {
   return std::any_of(profiles.begin(), profiles.end(), [&](const Profile* p) { return p->ordering_us.count(ordering) > 0; });
@@ -544,6 +560,8 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     double mean = 0, floored = 0;
     logs.assign(k, 0.0);
     const double critical_us = critical_path_us(shape, q.features);
+    // at the floor: its pointer load and its longest row's chain on top (floor_latency_us)
+    const double floor_extra_us = std::isfinite(floor) ? floor_latency_us(shape, q.features) : 0.0;
     const auto& padding_logs = padding_logs_by_kind[static_cast<int>(shape.padding)];
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
@@ -574,11 +592,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         if (critical_us > held_us) logs[j] += std::log(critical_us / held_us);
       }
       mean += out.neighbours[j].weight * logs[j];
-      // carried to the query's size: not below the kind's floor, nor below the chain of its longest row
+      // carried to the query's size: not below the kind's floor (with what the row kernel adds to it there),
+      // nor below the chain of its longest row
       const bool far_larger = bytes_ratio < kFloorScale;
       floored += out.neighbours[j].weight *
                  (best_here_us[j] > 0 && far_larger
-                      ? std::log(std::max({kind_floor, scaled_us, critical_us}) / best_here_us[j])
+                      ? std::log(std::max({kind_floor + floor_extra_us, scaled_us, critical_us}) / best_here_us[j])
                       : logs[j]);
     }
     double var = 0;
@@ -624,6 +643,19 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       runnable.insert(made.back());
       out.ranked.push_back(rate(made.back()));
       out.ranked.back().twin = true;
+    }
+  }
+  // A query far smaller than every neighbour has its row kernels at the floor, where the longest row's
+  // chain picks the threads per row (floor_latency_us); the neighbours' near-best variants offer only the
+  // few they ran well on their own rows (the main set's 6-190 MB matrices: 2-8 and the widest), so the
+  // first candidates get their twins at every threads per row.
+  if (std::all_of(near.begin(), near.end(), [&](const auto& n) { return q.compulsory_bytes < kFloorScale * n.second->compulsory_bytes; })) {
+    rank();
+    for (std::string& twin : threads_per_row_twins(out.ranked, kTwinSeeds)) {
+      if (runnable.count(twin)) continue;
+      made.push_back(std::move(twin));
+      runnable.insert(made.back());
+      out.ranked.push_back(rate(made.back()));
     }
   }
   // A query in scattered order whose neighbours never timed a renumbered variant (they lie near the

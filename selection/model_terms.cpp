@@ -55,6 +55,12 @@ double chain_log_delta(const VariantShape& v, const MatrixFeatures& neighbour, c
   return std::log(here_us / neighbour_us);
 }
 
+double floor_latency_us(const VariantShape& v, const MatrixFeatures& query) {
+  if (!v.row_family || v.tpr <= 0) return 0;
+  const double pointer = v.padding == VariantShape::Padding::ell ? 0.0 : kPointerLoadUs;
+  return pointer + kChainStepUs * std::ceil(static_cast<double>(query.max_row) / v.tpr);
+}
+
 double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
   auto at = [&](int tpr) {
     const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);

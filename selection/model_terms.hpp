@@ -85,6 +85,20 @@ constexpr double kParallelThreads = 65536, kParallelExponent = 0.25;
 // there, 2.6-3.1x slower than the best (twenty-second session).
 constexpr int kWidestThreadsPerRow = 32;
 
+// What a row kernel pays at the launch floor beyond its kind's floor, on a query far smaller than its
+// neighbours (whose relative times hide latency behind parallelism):
+// - a row or slice pointer loaded before the entries, one dependent memory round trip: ELL finds a row's
+//   entries from its index and loads them ahead of its length, csr and the sliced layouts cannot
+//   (kPointerLoadUs; over the 63 records below 0.5 MB of the H100 database of 2026-11-25, each layout's
+//   fastest variant against ELL's fastest: csr +0.18 us, sell16 / sell32 +0.32, sorted sell +0.36 in the
+//   median; above 2 MB the gap is gone);
+// - the longest row's chain, kChainStepUs a step, added to the floor: critical_path_us only ever lifts a
+//   time to a chain longer than the whole floor, so below it 2 steps and 15 cost the same and the main
+//   set's model, learnt from 6 MB and larger matrices, chose 4 threads per row for rows of 15-80 entries.
+// 0 for hola and hisparse (balanced by entries; their floors hold their own setup).
+constexpr double kPointerLoadUs = 0.2;
+double floor_latency_us(const VariantShape& v, const MatrixFeatures& query);
+
 double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query);
 
 }  // namespace jitsparse::model_detail

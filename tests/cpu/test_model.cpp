@@ -608,6 +608,23 @@ TEST_CASE("model: a longer chain on the query's longest row adds its steps to a 
   CHECK(chain_log_delta(hola, neighbour, query, 2.0) == 0.0);
 }
 
+TEST_CASE("model: at the floor a row kernel adds its pointer load and its longest row's chain") {
+  using namespace model_detail;
+  MatrixFeatures query;
+  query.max_row = 21;  // 3 steps at 8 threads per row, 1 at 32
+  VariantShape ell, csr, sell, hola;
+  ell.row_family = csr.row_family = sell.row_family = true;
+  ell.padding = VariantShape::Padding::ell;
+  sell.padding = VariantShape::Padding::sorted_sell;
+  ell.tpr = csr.tpr = sell.tpr = 8;
+  CHECK(floor_latency_us(ell, query) == doctest::Approx(3 * kChainStepUs));
+  CHECK(floor_latency_us(csr, query) == doctest::Approx(kPointerLoadUs + 3 * kChainStepUs));
+  CHECK(floor_latency_us(sell, query) == doctest::Approx(kPointerLoadUs + 3 * kChainStepUs));
+  csr.tpr = 32;
+  CHECK(floor_latency_us(csr, query) == doctest::Approx(kPointerLoadUs + kChainStepUs));
+  CHECK(floor_latency_us(hola, query) == 0.0);
+}
+
 TEST_CASE("model: features measure the padding of sell32 and of the sorted sell32s256") {
   // 64 rows: lengths alternate 1 and 9 inside each slice of 32, so sell32 stores 9 per row; sorted in a
   // window of 256 (here all 64 rows), one slice holds the 9s and one the 1s: (9 + 1) / 2 = 5 per row.
@@ -844,7 +861,9 @@ TEST_CASE("model: a query far smaller than its neighbours is expected at least e
   // slower. The smallest record (far from the query in shape, so not a neighbour) shows the floors: a row
   // kernel 3 us, hola 6 us. A query of 500 rows and a hundredth of the L2 runs at the floors: hola is
   // expected at least 2x a row kernel there, and among row kernels the 16 threads per row come first (a
-  // 500-row query is short of threads even with 32 per row: counted from there, not from the neighbours).
+  // 500-row query is short of threads even with 32 per row: counted from there, not from the neighbours),
+  // and first of all ELL, which needs no row pointer before its entries (floor_latency_us), at one of the
+  // threads per row the model adds there (its longest row is one step from 8 threads per row up).
   // A query as large as the neighbours keeps hola.
   const std::string hola = "real.f64/hola-aos-aos/hola-256x8-ept4";
   const std::string csr16 = "real.f64/csr-aos-aos/static-256x8-tpr16";
@@ -879,8 +898,14 @@ TEST_CASE("model: a query far smaller than its neighbours is expected at least e
     const Prediction p = model.predict(q);
     REQUIRE_FALSE(p.empty());
     for (const auto& n : p.neighbours) CHECK(n.name != "tiny_skewed");
-    CHECK(p.ranked.front().variant == (small ? csr16 : hola));
+    if (!small) CHECK(p.ranked.front().variant == hola);
     if (small) {
+      const Variant front = Variant::parse(p.ranked.front().variant);
+      CHECK(front.layout.outer == OuterLayout::ell);
+      CHECK(front.schedule.threads_per_row >= 8);
+      const auto c = std::find_if(p.ranked.begin(), p.ranked.end(), [&](const Candidate& x) { return x.variant == csr16; });
+      REQUIRE(c != p.ranked.end());
+      CHECK(c->expected_relative > p.ranked.front().expected_relative);
       const auto h = std::find_if(p.ranked.begin(), p.ranked.end(), [&](const Candidate& c) { return c.variant == hola; });
       REQUIRE(h != p.ranked.end());
       CHECK(h->expected_relative >= 6.0 / 3.0 / 1.6);  // its floor over the row kernel's, over csr16's expected
