@@ -43,8 +43,9 @@ struct Schedule {
   // Static row kernels only: the grid is cut so that every block runs the same number of row chunks
   // (grid = ceil(chunks / ceil(chunks / (n_b x SM count)))) instead of n_b x SM count blocks of which some
   // run one chunk more (name suffix "-even"). Fewer blocks at once, no tail: the scanned Dirac f32's
-  // sell32s64 512x4 winner ran 1.07x faster so, others 0.97-1.09x (H100, twenty-seventh session), so the
-  // tuner times it for its finalists. The kernel is the same (compiled_variant clears it).
+  // sell32s64 512x4 winner ran 1.07x faster so, other winners 0.94-1.09x (H100, twenty-seventh session),
+  // so the tuner times it for its three fastest static variants (tuner.hpp, even_grid_twins). The kernel
+  // is the same (compiled_variant clears it).
   bool even_grid = false;
 
   // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached-even",
