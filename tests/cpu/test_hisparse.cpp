@@ -9,6 +9,7 @@
 #include "core/entry_type.hpp"
 #include "core/error.hpp"
 #include "core/hisparse.hpp"
+#include "core/hisparse_order.hpp"
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
 
@@ -195,6 +196,33 @@ TEST_CASE("hisparse: empty rows and columns, tiny and non-square sizes") {
     round_trip(random(e, 37, 300, 6), options(d));
     round_trip(random(e, 300, 37, 6), options(d));
   }
+}
+
+TEST_CASE("hisparse: the radix-sorted keys and the level-by-level comparison give one tree order") {
+  for (int b : {4, 5, 6, 7, 8}) {
+    CAPTURE(b);
+    for (const HostMatrix& a : {random(entry("real"), 3000, 2500, 7), random(entry("complex"), 700, 90000, 3),
+                                random(entry("real"), 300000, 300, 2)}) {  // the last in row shares on threads
+      const int levels = hi_levels(a.rows, a.cols, 1 << b);
+      REQUIRE(KeyedEntries::fits(b, levels));
+      const KeyedEntries keyed(a, b, levels);
+      const CoordEntries compared(a, b);
+      REQUIRE(keyed.size() == static_cast<size_t>(a.nnz()));
+      REQUIRE(compared.size() == keyed.size());
+      size_t differ = 0;
+      for (size_t k = 0; k < keyed.size(); ++k) {
+        differ += keyed.source(k) != compared.source(k);
+        for (int l = 0; l < levels; ++l)
+          differ += keyed.row_digit(k, l) != compared.row_digit(k, l) || keyed.col_digit(k, l) != compared.col_digit(k, l);
+      }
+      CHECK(differ == 0);
+    }
+  }
+  // 300 million columns: 5 levels of d = 128 need 70 bits of key, so the builder compares levels instead
+  const HostMatrix wide = random(entry("real"), 3, 300000000, 4, 0.0);
+  CHECK_FALSE(KeyedEntries::fits(7, hi_levels(wide.rows, wide.cols, 128)));
+  round_trip(wide, options(128));
+  round_trip(wide, options(64));  // 5 levels of 6 bits: keyed
 }
 
 TEST_CASE("hisparse: levels") {
