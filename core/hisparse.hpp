@@ -2,6 +2,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/entry_type.hpp"
@@ -105,6 +106,8 @@ class HiSparseMatrix {
   int d() const { return options_.d; }
   int levels() const { return levels_; }
   const std::vector<uint8_t>& pool() const { return pool_; }
+  // The pool moved out, for a caller done with the tree (packing: no copy of a pool of hundreds of MB).
+  std::vector<uint8_t> release_pool() && { return std::move(pool_); }
   uint64_t root() const { return root_; }
 
   // State: A^T and the scale are applied when read, the pool is never touched.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <limits>
 
 #include "core/error.hpp"
@@ -130,7 +131,7 @@ PackedMatrix pack_hisparse(const HostMatrix& a, const Layout& l, Precision p) {
   if (l.outer != OuterLayout::hisparse) throw InvalidArgument("pack_hisparse: layout " + l.name() + " is not hisparse");
   if (l.inner != InnerLayout::aos)
     throw InvalidArgument("layout " + l.name() + ": hisparse leaves store entries aos (components side by side)");
-  const HiSparseMatrix h = HiSparseMatrix::build(a, p, hisparse_options(l));
+  HiSparseMatrix h = HiSparseMatrix::build(a, p, hisparse_options(l));
   const std::vector<HiLeaf> leaves = hisparse_leaves(h);
   PackedMatrix m;
   m.layout = l;
@@ -143,7 +144,7 @@ PackedMatrix pack_hisparse(const HostMatrix& a, const Layout& l, Precision p) {
   m.nnz = a.nnz();
   for (const HiLeaf& leaf : leaves) m.stored_entries += leaf.slots;
   m.value_stride = m.stored_entries;
-  m.pool = h.pool();
+  m.pool = std::move(h).release_pool();
   m.hi[0] = make_strips(leaves, a.rows, l.slice, true);
   m.hi[1] = make_strips(leaves, a.cols, l.slice, false);
   return m;
