@@ -73,11 +73,11 @@ int run_inspect(const std::vector<std::string>& args) {
   std::printf("entries per row: mean %.2f, std %.2f, max %lld; empty rows %lld; mean |col - row| %.1f\n", f.mean_row,
               f.std_row, static_cast<long long>(f.max_row), static_cast<long long>(f.empty_rows),
               f.mean_distance_from_diagonal);
-  std::printf("compulsory bytes of y = Ax: %.1f MB (f32), %.1f MB (f64)\n\n%-16s %14s %14s\n",
+  std::printf("compulsory bytes of y = Ax: %.1f MB (f32), %.1f MB (f64)\n\n%-22s %8s %14s\n",
               compulsory_bytes(a, Precision::f32) / 1e6, compulsory_bytes(a, Precision::f64) / 1e6, "layout",
               "MB (f32)", "MB (f64)");
   for (const Layout& l : all_layouts())
-    std::printf("%-16s %14.1f %14.1f\n", l.name().c_str(), packed_bytes(a, l, Precision::f32) / 1e6,
+    std::printf("%-22s %8.1f %14.1f\n", l.name().c_str(), packed_bytes(a, l, Precision::f32) / 1e6,
                 packed_bytes(a, l, Precision::f64) / 1e6);
   // The narrow forms (16-bit column offsets) hold this matrix only when every |column - row| fits.
   if (narrow_columns_fit(a)) {
