@@ -715,6 +715,13 @@ void Tuner::progress_line(const Job& job, bool force) {
     std::cerr << line << "\n";
 }
 
+// The shortest single launch that may decide a variant is hopeless without timing it. Twice 50-65 us on
+// launches of about 10 us was seen on the H100 while the background thread loaded modules (dirac_small
+// f64 hola at 57-64 us recorded; 12.6 us timed back to back, 15.8 us as a single cold launch; 44 of a main-set
+// tune's 365 verdicts fell between 50 and 100 us, twenty-seventh session): timing a variant takes about
+// 1.5 ms (search_timing), so below this one times them all.
+constexpr float kHopelessLaunchMs = 0.2f;
+
 void Tuner::measure(Job& job, const Variant& v) {
   MeasurementRecord m;
   m.variant = v.name();
@@ -742,11 +749,11 @@ void Tuner::measure(Job& job, const Variant& v) {
       m.status = "timeout: one launch took " + std::to_string(first_ms) + " ms";
     } else {
       const auto* best = job.record.best();
-      auto hopeless = [&](float ms) { return best && ms * 1e3 > 4.0 * best->median_us && ms > 0.05; };
+      auto hopeless = [&](float ms) { return best && ms * 1e3 > 4.0 * best->median_us && ms > kHopelessLaunchMs; };
       // A single launch timed by events also times the host whenever it submits the launch late (its
       // thread descheduled, the driver busy loading another thread's module): the GPU stamps the first
       // event and idles. Such launches read 4-40x slow on the H100 (a 1.5 us kernel at 65 us), a verdict
-      // the model then learnt from. The faster of two launches decides.
+      // the model then learnt from. The faster of two launches decides, and only above kHopelessLaunchMs.
       if (job.one_launch_verdict && hopeless(first_ms)) {
         const float second_ms = single_launch_ms(launch, v);
         if (!hopeless(second_ms)) ++verdicts_overturned_;
@@ -1352,8 +1359,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (given) {
     stage1 = *given;
     // The evaluation's checks time each variant properly. Quick tuning keeps the search's verdict on a
-    // variant 4x slower than its best after one launch of more than 50 us (never a tiny kernel's hiccup):
-    // a slow candidate of a large matrix cost it as much as a dozen others (H100, nineteenth session).
+    // variant 4x slower than its best after one launch of more than kHopelessLaunchMs (never a tiny
+    // kernel's hiccup): a slow candidate of a large matrix cost it as much as a dozen others (H100,
+    // nineteenth session).
     job.one_launch_verdict = job.quick;
   } else {
     const StageOnePolicy policy =
