@@ -36,43 +36,53 @@ void add_narrow_flip(const Variant& f, bool narrow, std::vector<Variant>& out) {
   out.push_back(v);
 }
 
-// The fastest in its other inner and vector layouts and, for the row kernels, its other row layouts, at its
-// schedule and load policy (groups plan, step 6).
-std::vector<Variant> layout_neighbours(const Variant& f, bool sorting) {
-  std::vector<Variant> out;
-  for (InnerLayout inner : {InnerLayout::aos, InnerLayout::soa}) {
-    if (inner == InnerLayout::soa && f.layout.outer == OuterLayout::hisparse) continue;  // aos leaves only
-    for (VectorLayout vector : {VectorLayout::aos, VectorLayout::soa}) {
-      Variant v = f;
-      v.layout.inner = inner;
-      v.layout.vector = vector;
-      if (!(v == f)) out.push_back(v);
-    }
+// The fastest in its other inner layout and (vectors_too) its other vector layout, one at a time: they act on
+// different arrays (the matrix's entries, x and y). Over the walks of the H100 database of 2026-11-25 as
+// evaluated on 2026-11-27 (leave one matrix out) changing both at once in round three ended as quick tuning's
+// pick on 4 of 64 real-entry walks, where all four forms load the same scalars (timing noise), and on none of
+// 102 of the other entry types.
+void add_inner_vector(const Variant& f, bool vectors_too, std::vector<Variant>& out) {
+  if (f.layout.outer != OuterLayout::hisparse) {  // hisparse has aos leaves only
+    Variant v = f;
+    v.layout.inner = f.layout.inner == InnerLayout::aos ? InnerLayout::soa : InnerLayout::aos;
+    out.push_back(v);
   }
-  if (f.schedule.row_family()) {
-    // The other row layouts at the same schedule: the model often ranks sell above ell (or the other
-    // way) where their bytes differ by a padding of a few per cent (H100, nineteenth session: 6 of the
-    // 18 misses of the first GPU evaluation of this plan).
-    // Where sorting pays, the sorted sell too (the best layout of the irregular meshes the model missed:
-    // H100, nineteenth session).
-    for (const auto& [outer, slice, sigma] :
-         {std::tuple{OuterLayout::csr, 0, 0}, {OuterLayout::ell, 0, 0}, {OuterLayout::sell, 16, 0}, {OuterLayout::sell, 32, 0},
-          {OuterLayout::sell, 32, kDefaultSellSigma}}) {
-      if (sigma > 0 && !sorting) continue;
-      Variant v = f;
-      v.layout.outer = outer;
-      v.layout.slice = slice;
-      v.layout.sigma = sigma;
-      if (!(v.layout == f.layout)) out.push_back(v);
-    }
+  if (vectors_too) {
+    Variant v = f;
+    v.layout.vector = f.layout.vector == VectorLayout::aos ? VectorLayout::soa : VectorLayout::aos;
+    out.push_back(v);
   }
-  return out;
+}
+
+// The other row layouts of a row kernel at its schedule and load policy. From a sliced fastest, all of them:
+// the model often ranks sell above ell (or the other way) where their bytes differ by a padding of a few per
+// cent (H100, nineteenth session: 6 of the 18 misses of the first GPU evaluation of this plan). From csr or
+// ELL, the other of the two: sell16 and sell32 keep csr's slice pointer and add padding, or add ELL's padding
+// back less a share; over the walks of the H100 database of 2026-11-25 as evaluated on 2026-11-27 (leave one
+// matrix out) they beat a csr or ELL fastest on 7 of 304 tries and ended as the pick once. Where sorting
+// pays, the sorted sell too, except `again` (the best layout of the irregular meshes the model missed: H100,
+// nineteenth session).
+void add_row_layouts(const Variant& f, bool sorting, bool again, std::vector<Variant>& out) {
+  if (!f.schedule.row_family()) return;
+  const bool sliced = f.layout.outer == OuterLayout::sell;
+  for (const auto& [outer, slice, sigma] :
+       {std::tuple{OuterLayout::csr, 0, 0}, {OuterLayout::ell, 0, 0}, {OuterLayout::sell, 16, 0}, {OuterLayout::sell, 32, 0},
+        {OuterLayout::sell, 32, kDefaultSellSigma}}) {
+    if (sigma > 0 ? !sorting || (again && !sliced) : slice > 0 && !sliced) continue;
+    Variant v = f;
+    v.layout.outer = outer;
+    v.layout.slice = slice;
+    v.layout.sigma = sigma;
+    if (!(v.layout == f.layout)) out.push_back(v);
+  }
 }
 
 // Groups plan, step 2: one coordinate of the fastest changed at a time (layouts, load policy, threads per
 // row, narrowness).
 std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool sorting) {
-  std::vector<Variant> out = layout_neighbours(f, sorting);
+  std::vector<Variant> out;
+  add_inner_vector(f, true, out);
+  add_row_layouts(f, sorting, false, out);
   if (f.schedule.row_family()) {
     add_cached_flip(f, out);
     for (int tpr : {f.schedule.threads_per_row / 2, f.schedule.threads_per_row * 2})
@@ -86,7 +96,10 @@ std::vector<Variant> coordinate_neighbours(const Variant& f, bool narrow, bool s
   return out;
 }
 
-// Groups plan, step 4: the schedules one step of threads or of blocks per SM away, and the other kind.
+// Groups plan, step 4: the schedules one step of threads or of blocks per SM away. Not the other kind:
+// dynamic rows never ran fastest on any of the 204 records of the H100 database of 2026-11-25 as evaluated on
+// 2026-11-27, and as this step it never beat the fastest in 172 walks (rounds one and two time the kinds the
+// model ranks).
 std::vector<Variant> next_schedules(const Variant& b, const ScheduleLimits& limits) {
   if (!b.schedule.row_family()) return refined_grid_variants(b, limits);
   const auto threads = thread_counts(limits), blocks = block_counts(limits);
@@ -102,16 +115,15 @@ std::vector<Variant> next_schedules(const Variant& b, const ScheduleLimits& limi
     v.schedule.blocks_per_sm = blocks[k];
     out.push_back(v);
   }
-  Variant other = b;
-  other.schedule.kind = b.schedule.kind == ScheduleKind::static_ ? ScheduleKind::dynamic : ScheduleKind::static_;
-  out.push_back(other);
   return out;
 }
 
-// Hola's grid is every n_t x entries per thread (42-48 schedules): quick tuning times a coarse one, n_t
-// {64, 128, 256} x {2, 4, 8} entries per thread, then the schedules next to its best (hola_next). On the
-// H100 database of the twentieth session (83 hola grids timed whole) these 13 found the grid's best
-// within 1% on 82 and within 2.1% on all; the whole grid was a third of quick tuning's GPU time there.
+// Hola's grid is every n_t x entries per thread (42-48 schedules): quick tuning times a coarse one, n_t {64,
+// 128, 256} x {2, 4, 8} entries per thread. On the H100 database of the twentieth session (83 hola grids
+// timed whole) these with the schedules one step from their best found the grid's best within 1% on 82 and
+// within 2.1% on all; the whole grid was a third of quick tuning's GPU time there. The steps from the best no
+// longer run: over the walks of the H100 database of 2026-11-25 as evaluated on 2026-11-27 they beat it on 1
+// of 133 tries (the three holdouts) and never ended as the pick.
 std::vector<Variant> hola_coarse(const Variant& seed, const EntryType& entry, const ScheduleLimits& limits) {
   std::vector<Variant> out{seed};
   for (int t : {64, 128, 256})
@@ -123,22 +135,20 @@ std::vector<Variant> hola_coarse(const Variant& seed, const EntryType& entry, co
   return out;
 }
 
-// The hola schedules one step from b: the next n_t up and down, twice and half the entries per thread.
-std::vector<Variant> hola_next(const Variant& b, const EntryType& entry, const ScheduleLimits& limits) {
-  const auto threads = thread_counts(limits);
-  const auto ti = std::find(threads.begin(), threads.end(), b.schedule.threads) - threads.begin();
-  std::vector<std::pair<int, int>> steps;  // (n_t, entries per thread)
-  if (ti > 0 && threads[ti - 1] >= 64) steps.emplace_back(threads[ti - 1], b.schedule.entries_per_thread);
-  if (ti + 1 < static_cast<long>(threads.size())) steps.emplace_back(threads[ti + 1], b.schedule.entries_per_thread);
-  steps.emplace_back(b.schedule.threads, 2 * b.schedule.entries_per_thread);
-  if (b.schedule.entries_per_thread > 1) steps.emplace_back(b.schedule.threads, b.schedule.entries_per_thread / 2);
-  std::vector<Variant> out;
-  for (const auto& [t, ept] : steps) {
-    Variant v = b;
-    v.schedule = hola_schedule(limits, t, ept);
-    if (entry_supports(v, entry)) out.push_back(v);
-  }
-  return out;
+// The coarse grid of a row kernel's kind (coarse_grid_variants) with its layout and load policy, less
+// 64-thread blocks at full occupancy: as many threads in flight as 256 x 8, the schedule round one nearly
+// always timed, in four times the blocks; over the walks of the H100 database of 2026-11-25 as evaluated on
+// 2026-11-27 that point never beat the fastest (0 of 180).
+std::vector<Variant> quick_coarse_grid(const Variant& s, const EntryType& entry, const ScheduleLimits& limits) {
+  std::vector<Variant> grid = coarse_grid_variants(entry, s, limits);
+  grid.erase(std::remove_if(grid.begin(), grid.end(),
+                            [&](const Variant& v) {
+                              const bool full_small = v.schedule.threads == 64 &&
+                                                      v.schedule.threads * v.schedule.blocks_per_sm == limits.max_threads_per_sm;
+                              return v.schedule.kind != s.schedule.kind || (full_small && !(v == s));
+                            }),
+             grid.end());
+  return keeping_policy(grid, s);
 }
 
 // Groups plan, step 5: the fastest's load policy and narrowness flipped, and unrolled on large matrices.
@@ -153,6 +163,20 @@ std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
         out.push_back(w);
       }
   add_narrow_flip(f, narrow, out);
+  return out;
+}
+
+// Groups plan, step 6: the layouts whose cost the schedule moves, once the grid or the twins moved the
+// fastest. The inner layout (how a group of threads loads its entries) and, for csr or ELL, the other of the
+// two, for a sliced fastest every row layout (add_row_layouts): ELL reads no row pointer before its entries,
+// a latency that the schedule's threads in flight hide or not. Not the vector layout, nor a csr or ELL
+// fastest's sliced forms, whose bytes the schedule does not change: over the walks of the H100 database of
+// 2026-11-25 as evaluated on 2026-11-27 (leave one matrix out) they seldom beat the fastest there: none of 66
+// vector moves of complex matrices, 2 of 276 sliced forms of a csr or ELL fastest (once the pick).
+std::vector<Variant> layouts_again(const Variant& f, bool sorting) {
+  std::vector<Variant> out;
+  add_inner_vector(f, false, out);
+  add_row_layouts(f, sorting, true, out);
   return out;
 }
 
@@ -171,24 +195,20 @@ std::vector<std::string> groups_step(int step, const QuickPlan& plan, const Quic
       if (!plan.grid || !entry || !fastest) return {};
       const Variant s = Variant::parse(*fastest);
       if (s.schedule.kind == ScheduleKind::hola) return names_of(hola_coarse(s, *entry, limits));
-      std::vector<Variant> grid = coarse_grid_variants(*entry, s, limits);
-      grid.erase(std::remove_if(grid.begin(), grid.end(),
-                                [&](const Variant& v) { return v.schedule.kind != s.schedule.kind; }),
-                 grid.end());
-      return names_of(keeping_policy(grid, s));
+      return names_of(quick_coarse_grid(s, *entry, limits));
     }
     case 4: {
       if (!plan.grid || earlier.size() < 4) return {};
       const auto best = quick_fastest(earlier[3], time_of);
       if (!best) return {};
       const Variant b = Variant::parse(*best);
-      if (b.schedule.kind == ScheduleKind::hola) return entry ? names_of(hola_next(b, *entry, limits)) : std::vector<std::string>{};
+      if (b.schedule.kind == ScheduleKind::hola) return {};  // hola_coarse
       return names_of(next_schedules(b, limits));
     }
     case 5:
       return fastest ? names_of(last_twins(Variant::parse(*fastest), m.unroll, m.narrow)) : std::vector<std::string>{};
     case 6:  // where the grid or the twins moved the fastest: its layouts again (those timed are not again)
-      return fastest ? names_of(layout_neighbours(Variant::parse(*fastest), m.sorting)) : std::vector<std::string>{};
+      return fastest ? names_of(layouts_again(Variant::parse(*fastest), m.sorting)) : std::vector<std::string>{};
     default:
       return {};
   }
