@@ -18,14 +18,16 @@ namespace jitsparse {
 // coordinate at a time, keeping what it found (tuner/quick_tune.hpp):
 // 1. the model's first `lead` candidates and its best-ranked variant of each of its first `groups` groups;
 // 2. the model's next `per_group` variants of the `best_groups` fastest groups;
-// 3. the fastest's neighbours: its other row layouts (from csr or ELL the other of the two, from a sliced
-//    layout all; and the sorted sell where sorting pays), its other inner layout and its other vector
-//    layout, load policy and narrowness flipped, half and twice the threads per row;
+// 3. the fastest's neighbours: its other row layouts (from csr or ELL the other of the two, also at half
+//    (ELL) or twice (csr) the threads per row; from a sliced layout all; and the sorted sell where sorting
+//    pays), its other inner layout and its other vector layout, load policy and narrowness flipped, half
+//    and twice the threads per row;
 // 4. the coarse schedule grid of the fastest's kind, with its layout and load policy, less 64-thread
 //    blocks at full occupancy (hola: n_t {64, 128, 256} x {2, 4, 8} entries per thread, not its whole
 //    grid);
 // 5. the schedules next to the grid's best (one step of threads or blocks; none for hola);
-// 6. the fastest's load policy and narrowness flipped again, and (large matrices) unrolled 4 and 8;
+// 6. the fastest's load policy and narrowness flipped again, and (large matrices) its other unrolling of
+//    2 and 4;
 // 7. where rounds 4-6 moved the fastest, its other inner layout, and its other row layouts again (from csr
 //    or ELL only the other of the two): most misses of rounds 1-6 wanted the layout and the schedule
 //    changed together.
@@ -34,9 +36,9 @@ namespace jitsparse {
 // within 3% on 92%, at an estimated 11.5% of the full search's GPU time (about 30 variants); without
 // round seven 89% at 10.7%; the pairs plan on the same database 93% / 76% at 16.7%. Rounds three to
 // seven lost what seldom paid in the walks of the H100 database of 2026-11-25 as evaluated on
-// 2026-11-27 (tuner/quick_tune.cpp says what and why): leave one matrix out (203 records) 98% / 82%
-// within 10% / 3% at 11.6% of the search's GPU time with 33 variants a walk on the mean before, 97% /
-// 82% at 9.9% with 26 after.
+// 2026-11-27 (tuner/quick_tune.cpp says what and why), and round three gained csr and ELL at other
+// threads per row: leave one matrix out (203 records) 98% / 82% within 10% / 3% at 11.6% of the search's
+// GPU time with 33 variants a walk on the mean before, 97% / 82% (167 of 203) at 10.0% with 27 after.
 //
 // "pairs" (seventh to eighteenth sessions), the staged search in miniature:
 // 1. the model's first `lead` candidates, and the best-ranked variant of each of its first `pairs` (layout,

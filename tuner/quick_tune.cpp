@@ -62,6 +62,12 @@ void add_inner_vector(const Variant& f, bool vectors_too, std::vector<Variant>& 
 // matrix out) they beat a csr or ELL fastest on 7 of 304 tries and ended as the pick once. Where sorting
 // pays, the sorted sell too, except `again` (the best layout of the irregular meshes the model missed: H100,
 // nineteenth session).
+// In round three (not `again`) csr and ELL trade threads per row too: ELL stores the rows interleaved, so
+// neighbouring threads of one entry slot load neighbouring rows (coalesced at one thread per row), where
+// csr's threads coalesce only along a row. So ELL at half a csr fastest's threads per row, csr at twice an
+// ELL fastest's. Offline on the H100 database above they took five walks of the three holdouts from
+// 1.04-1.12x of the best to within 3% (helmholtz_box_natural_6mb f32 ELL tpr4 -> csr tpr8 in all three);
+// they are new to quick tuning, so 27-60 more walks per holdout hold variants the database never timed.
 void add_row_layouts(const Variant& f, bool sorting, bool again, std::vector<Variant>& out) {
   if (!f.schedule.row_family()) return;
   const bool sliced = f.layout.outer == OuterLayout::sell;
@@ -73,7 +79,13 @@ void add_row_layouts(const Variant& f, bool sorting, bool again, std::vector<Var
     v.layout.outer = outer;
     v.layout.slice = slice;
     v.layout.sigma = sigma;
-    if (!(v.layout == f.layout)) out.push_back(v);
+    if (v.layout == f.layout) continue;
+    out.push_back(v);
+    const int tpr = outer == OuterLayout::ell ? f.schedule.threads_per_row / 2 : f.schedule.threads_per_row * 2;
+    if (!again && !sliced && slice == 0 && tpr >= 1 && tpr <= 32) {
+      v.schedule.threads_per_row = tpr;
+      out.push_back(v);
+    }
   }
 }
 
@@ -151,12 +163,15 @@ std::vector<Variant> quick_coarse_grid(const Variant& s, const EntryType& entry,
   return keeping_policy(grid, s);
 }
 
-// Groups plan, step 5: the fastest's load policy and narrowness flipped, and unrolled on large matrices.
+// Groups plan, step 5: the fastest's load policy and narrowness flipped, and on large matrices its other
+// unrolling of 2 (the default) and 4. Not 8 (the full search's last stage times it): over the walks of the
+// H100 database of 2026-11-25 as evaluated on 2026-11-27 it beat the fastest on 7 of 122 tries (three
+// holdouts) and ended as the pick once: four loads in flight per thread already cover the latency.
 std::vector<Variant> last_twins(const Variant& f, bool unroll, bool narrow) {
   std::vector<Variant> out;
   add_cached_flip(f, out);
   if (unroll && f.schedule.row_family())
-    for (int u : {2, 4, 8})
+    for (int u : {2, 4})
       if (u != f.schedule.unroll) {
         Variant w = f;
         w.schedule.unroll = u;
