@@ -34,7 +34,8 @@ int run_tune(const std::vector<std::string>& args) {
       "A folder is a domain set: its .mtx files share the entry type. A square matrix whose entries lie far\n"
       "from the diagonal on average is also timed renumbered: by reverse Cuthill-McKee (variants ending in\n"
       "@rcm), or, where its rows are skewed (a graph), most connected vertices first (@degree); x and y move\n"
-      "through the permutation in every product, so callers keep their numbering.\n"
+      "through the permutation in every product, so callers keep their numbering. Last, the three fastest\n"
+      "static row variants are timed with the grid cut to the same number of row chunks per block ('-even').\n"
       "--reorder rcm|degree instead tunes a renumbered copy as a matrix of its own ('<name>@rcm'), for\n"
       "solvers that stay in that numbering.\n\nOptions");
   opts.add_options()("help,h", "show this help")
