@@ -225,7 +225,7 @@ int run_evaluate(const std::vector<std::string>& args) {
     const std::string path = vm["database"].as<std::string>();
     if (!std::filesystem::exists(path)) throw InvalidArgument("no tuning database at " + path);
     db = std::make_unique<TuningDatabase>(path);
-    gpu = offline_device(db->l2_bytes());
+    gpu = described_device(db->l2_bytes());  // read offline
   } else {
     ctx = std::make_unique<Context>(vm["device"].as<int>());
     gpu = ctx->device();

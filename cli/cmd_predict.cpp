@@ -77,7 +77,7 @@ int run_predict(const std::vector<std::string>& args) {
   // Read offline, the architecture is unknown and the plain default is shown.
   std::unique_ptr<KernelBuilder> builder;
   if (gpu.max_threads_per_sm > 0) builder = std::make_unique<KernelBuilder>(clamp_arch(gpu.major, gpu.minor), cache_root());
-  if (gpu.max_threads_per_sm == 0) gpu = offline_device(db.l2_bytes());  // read offline
+  if (gpu.max_threads_per_sm == 0) gpu = described_device(db.l2_bytes());  // read offline
   // One model for every matrix, prepared as load_tuned prepares it when it reads the database.
   t0 = std::chrono::steady_clock::now();
   const SelectionModel model(db, gpu.l2_bytes);

@@ -43,13 +43,4 @@ std::vector<Precision> parse_precisions(const std::string& s) {
   return {parse_precision(s)};
 }
 
-DeviceInfo offline_device(long long l2_bytes) {
-  DeviceInfo d;
-  d.max_threads_per_block = 1024;
-  d.max_threads_per_sm = 2048;
-  d.max_blocks_per_sm = 32;
-  d.l2_bytes = l2_bytes;
-  return d;
-}
-
 }  // namespace jitsparse::cli

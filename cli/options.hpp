@@ -6,7 +6,6 @@
 #include <boost/program_options.hpp>
 
 #include "core/precision.hpp"
-#include "runtime/device_info.hpp"
 
 namespace jitsparse::cli {
 
@@ -21,9 +20,6 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
 std::vector<std::string> positional_values(const po::variables_map& vm, const char* name);
 // Registers the entry types of every --entry-config file (option "entry-config", if present).
 void add_entry_configs(const po::variables_map& vm);
-// The device a command reasons about without a GPU (a database file read offline): the limits of every
-// GPU the tuner knows (sm_60 and later) and the given L2 size (0: unknown).
-DeviceInfo offline_device(long long l2_bytes);
 // "f32", "f64" or "both".
 std::vector<Precision> parse_precisions(const std::string& s);
 

@@ -9,6 +9,17 @@ namespace jitsparse {
 
 std::string DeviceInfo::key() const { return name + "/" + arch() + "/" + std::to_string(sm_count) + "sm"; }
 
+DeviceInfo described_device(long long l2_bytes) {
+  const ScheduleLimits l;
+  DeviceInfo d;
+  d.warp_size = l.warp_size;
+  d.max_threads_per_block = l.max_threads_per_block;
+  d.max_threads_per_sm = l.max_threads_per_sm;
+  d.max_blocks_per_sm = l.max_blocks_per_sm;
+  d.l2_bytes = l2_bytes;
+  return d;
+}
+
 ScheduleLimits schedule_limits(const DeviceInfo& d) {
   ScheduleLimits l;
   l.warp_size = d.warp_size;

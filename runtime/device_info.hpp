@@ -25,6 +25,11 @@ struct DeviceInfo {
   std::string key() const;
 };
 
+// A GPU described, not queried (selection and evaluation offline, the CPU tests): the thread and block
+// limits of ScheduleLimits' defaults (those of the H100, where the databases were tuned), no SMs, the
+// given L2 size.
+DeviceInfo described_device(long long l2_bytes = 0);
+
 // The limits the generator builds schedules within, from this GPU.
 ScheduleLimits schedule_limits(const DeviceInfo& d);
 

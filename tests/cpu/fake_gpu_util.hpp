@@ -6,16 +6,12 @@
 
 namespace jitsparse::test {
 
-// An sm_90 part with 4 SMs and the H100's thread limits; the name picks the database file.
+// An sm_90 part with 4 SMs and the H100's thread limits (described_device); the name picks the database file.
 inline DeviceInfo fake_gpu(const std::string& name = "Test GPU", long long l2_bytes = 0) {
-  DeviceInfo d;
+  DeviceInfo d = described_device(l2_bytes);
   d.name = name;
   d.major = 9;
   d.sm_count = 4;
-  d.max_threads_per_block = 1024;
-  d.max_threads_per_sm = 2048;
-  d.max_blocks_per_sm = 32;
-  d.l2_bytes = l2_bytes;
   return d;
 }
 
