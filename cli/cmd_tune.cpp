@@ -117,7 +117,7 @@ int run_tune(const std::vector<std::string>& args) {
   tuner.compile_ahead(matrices.entries());
   bool finished = true;
   while (const LoadedMatrix* m = matrices.next()) {
-    if (!tuner.tune(m->matrix, m->domain)) {
+    if (!tuner.tune(m->matrix, m->domain, [&matrices] { return matrices.loaded_next(); })) {
       finished = false;
       std::cerr << "budget reached: stopping with the best found so far (run again to continue)\n";
       break;

@@ -84,14 +84,23 @@ const LoadedMatrix* MatrixQueue::next() {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cerr << "reordered " << a.name << " by " << to_string(ordering_) << " in " << seconds
               << " s: bandwidth " << bandwidth(a) << " -> " << bandwidth(p.matrix) << "\n";
-    current_ = LoadedMatrix{std::move(p.matrix), current_->domain + ordering_suffix(ordering_)};
-    return &*current_;
+    current_ = std::make_unique<LoadedMatrix>(
+        LoadedMatrix{std::move(p.matrix), current_->domain + ordering_suffix(ordering_)});
+    return current_.get();
   }
   current_.reset();  // the one handed out last is done with: at most this and the prefetched one are held
   if (next_source_ == sources_.size()) return nullptr;
   const MatrixSource& src = sources_[next_source_++];
   // A failed load rethrows here, when its matrix is reached, as a load on this thread would.
-  current_ = LoadedMatrix{prefetch_.valid() ? prefetch_.get() : src.load(), src.domain};
+  if (load_error_) {
+    const std::exception_ptr e = load_error_;
+    load_error_ = nullptr;
+    std::rethrow_exception(e);
+  }
+  if (loaded_)
+    current_ = std::move(loaded_);
+  else
+    current_ = std::make_unique<LoadedMatrix>(LoadedMatrix{prefetch_.valid() ? prefetch_.get() : src.load(), src.domain});
   if (next_source_ < sources_.size())
     prefetch_ = std::async(std::launch::async, sources_[next_source_].load);
   const HostMatrix& a = current_->matrix;
@@ -101,7 +110,21 @@ const LoadedMatrix* MatrixQueue::next() {
       std::cerr << "note: " << a.name << " is " << a.rows << " x " << a.cols << ", not square: not reordered by "
                 << to_string(ordering_) << "\n";
   }
-  return &*current_;
+  return current_.get();
+}
+
+const HostMatrix* MatrixQueue::loaded_next() {
+  if (reorder_next_ || load_error_) return nullptr;
+  if (!loaded_) {
+    if (!prefetch_.valid() || prefetch_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
+    try {
+      loaded_ = std::make_unique<LoadedMatrix>(LoadedMatrix{prefetch_.get(), sources_[next_source_].domain});
+    } catch (...) {
+      load_error_ = std::current_exception();
+      return nullptr;
+    }
+  }
+  return &loaded_->matrix;
 }
 
 Ordering parse_reorder_option(const std::string& s) {

@@ -1,5 +1,7 @@
 #pragma once
+#include <exception>
 #include <functional>
+#include <memory>
 #include <future>
 #include <optional>
 #include <string>
@@ -42,6 +44,10 @@ class MatrixQueue {
   MatrixQueue(std::vector<MatrixSource> sources, Ordering ordering);
   // The next matrix, valid until the following call; nullptr after the last.
   const LoadedMatrix* next();
+  // The matrix the next call to next() hands out, if it is loaded already (never waits; nullptr
+  // otherwise, and before a reordering, which next() makes then). The pointer stays valid through that
+  // call to next(), which returns the same matrix, and until the call after it.
+  const HostMatrix* loaded_next();
   // How many matrices it hands out at most (for progress estimates).
   int planned() const;
   // The entry types of the matrices it hands out, each once, in the order they come.
@@ -51,8 +57,10 @@ class MatrixQueue {
   std::vector<MatrixSource> sources_;
   Ordering ordering_;
   size_t next_source_ = 0;
-  std::optional<LoadedMatrix> current_;
+  std::unique_ptr<LoadedMatrix> current_;  // held by pointer: loaded_next's address stays the matrix's
   std::future<HostMatrix> prefetch_;  // sources_[next_source_], loading in the background (when valid)
+  std::unique_ptr<LoadedMatrix> loaded_;  // sources_[next_source_], taken from prefetch_ by loaded_next()
+  std::exception_ptr load_error_;         // its load failed: rethrown when next() reaches it
   bool reorder_next_ = false;  // current_ is a square original whose reordering comes next
 };
 

@@ -81,6 +81,21 @@ std::vector<Schedule> hola_schedules(const ScheduleLimits& l) {
   return out;
 }
 
+int stage_one_blocks_per_sm(const ScheduleLimits& l, int vector_components, Precision p) {
+  const int full = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / 256));
+  const bool heavy = vector_components * scalar_bytes(p) >= 24;
+  return heavy ? std::max(1, full / 2) : full;
+}
+
+Schedule stage_one_row_schedule(const ScheduleLimits& l, int vector_components, Precision p, int threads_per_row) {
+  Schedule s;
+  s.kind = ScheduleKind::static_;
+  s.threads = 256;
+  s.blocks_per_sm = stage_one_blocks_per_sm(l, vector_components, p);
+  s.threads_per_row = threads_per_row;
+  return s;
+}
+
 size_t full_space_size(const ScheduleLimits& l) {
   return row_layouts().size() * all_schedules(l).size() + (all_layouts().size() - row_layouts().size()) * hola_schedules(l).size();
 }

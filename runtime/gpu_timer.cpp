@@ -163,11 +163,19 @@ Graph capture(cudaStream_t stream, const std::function<void()>& launch, int call
 }  // namespace
 
 TimingResult time_in_graph(cudaStream_t stream, const std::function<void()>& launch, int calls_per_graph,
-                           const TimingOptions& options) {
+                           const TimingOptions& options, double graph_ms) {
   if (calls_per_graph < 1) throw InvalidArgument("time_in_graph: calls_per_graph must be at least 1");
+  if (!(graph_ms >= 0)) throw InvalidArgument("time_in_graph: graph_ms must be 0 or more");
   for (int i = 0; i < std::max(1, options.warmup); ++i) launch();
   cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (before the graph capture)");
   cuda_check(cudaGetLastError(), "the calls before the graph capture");
+  if (graph_ms > 0 && calls_per_graph > kMinGraphCalls) {
+    CudaEvent start, stop;
+    const double one_ms = time_reps(stream, launch, 1, start, stop);
+    if (one_ms > 0)
+      calls_per_graph = static_cast<int>(
+          std::clamp(std::ceil(graph_ms / one_ms), static_cast<double>(kMinGraphCalls), static_cast<double>(calls_per_graph)));
+  }
 
   const Graph graph = capture(stream, launch, calls_per_graph);
   cudaGraphExec_t raw = nullptr;
@@ -183,6 +191,7 @@ TimingResult time_in_graph(cudaStream_t stream, const std::function<void()>& lau
         if (err != cudaSuccess) cuda_check(err, "cudaGraphLaunch");  // the message only on failure: a hot path
       },
       o);
+  r.calls_per_graph = calls_per_graph;
   const double per_call = 1.0 / calls_per_graph;
   for (double& s : r.samples_us) s *= per_call;
   r.median_us *= per_call;

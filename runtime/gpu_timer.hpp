@@ -33,6 +33,7 @@ struct TimingResult {
   int reps_per_sample = 1;
   int attempts = 1;  // sample sets measured (see TimingOptions::stable_spread)
   double q1_us = 0, q3_us = 0;  // quartiles of the samples (the interquartile range is their difference)
+  int calls_per_graph = 0;      // time_in_graph: the calls each graph held (0: timed on the stream)
 };
 
 // Time `launch` (which must enqueue its work on `stream` and throw on a failed launch) with CUDA events:
@@ -57,8 +58,13 @@ struct GraphCaptureError : DeviceError {
 // first-call setup happen outside it. options.before_each is ignored: back-to-back calls in a graph are
 // warm by nature. reps_per_sample counts graph launches. Throws GraphCaptureError when the calls cannot be captured, DeviceError when a CUDA call
 // fails, InvalidArgument for calls_per_graph < 1.
+// graph_ms > 0: as many calls as last about graph_ms by one launch timed after the warm-up (at least
+// kMinGraphCalls, at most calls_per_graph), so a graph of a longer kernel is no longer than a sample
+// needs. The gap between two graphs is then the same share of every variant's time, about gap / graph_ms
+// (the tuner: graphs of 64 calls of a 37 us kernel made each variant of a 36 MB matrix cost 17 ms).
 TimingResult time_in_graph(cudaStream_t stream, const std::function<void()>& launch, int calls_per_graph,
-                           const TimingOptions& options = {});
+                           const TimingOptions& options = {}, double graph_ms = 0);
+constexpr int kMinGraphCalls = 4;
 
 // Whether a matrix of these compulsory bytes is timed in CUDA graphs: one that fits in the L2 runs its
 // product in a few microseconds, less than the host's cost of a launch, so back-to-back launches would time

@@ -724,13 +724,12 @@ Variant rule_of_thumb(const MatrixFeatures& f, const std::string& entry, Precisi
   v.op = op;
   v.transpose = deterministic ? TransposeKind::copy : TransposeKind::atomic;
   v.layout = Layout::parse(layout);
-  // Stage one's schedule (tuner.cpp default_schedule): static, 256 threads, as many blocks as fit.
-  v.schedule.kind = ScheduleKind::static_;
-  v.schedule.threads = 256;
-  v.schedule.blocks_per_sm = std::max(1, std::min(limits.max_blocks_per_sm, limits.max_threads_per_sm / 256));
   int tpr = 1;
   while (tpr < 8 && 2 * tpr <= f.mean_row / 2) tpr *= 2;  // long rows: share them, short rows: one thread each
-  v.schedule.threads_per_row = tpr;
+  // Stage one's schedule: static, 256 threads, as many blocks as fit (half for quaternion and block3 f64).
+  const int vector_components = EntryRegistry::instance().contains(entry)
+                                    ? EntryRegistry::instance().get(entry).num_vector_components() : 1;
+  v.schedule = stage_one_row_schedule(limits, vector_components, p, tpr);
   return v;
 }
 

@@ -128,6 +128,11 @@ nlohmann::json Tuner::report() const {
   for (const auto& [stage, wait] : compile_by_stage_)
     doc["seconds"]["compiling_by_stage"][stage] = {{"seconds", wait.first}, {"rounds", wait.second}};
   for (const auto& [name, secs] : pack_by_matrix_) doc["seconds"]["packing_by_matrix"][name] = secs;
+  doc["seconds"]["by_job"] = nlohmann::json::array();
+  for (const auto& j : job_seconds_)
+    doc["seconds"]["by_job"].push_back({{"matrix", j.matrix}, {"precision", j.precision}, {"wall", j.wall},
+                                        {"packing", j.packing}, {"compiling", j.compiling}, {"measuring", j.measuring},
+                                        {"reference", j.reference}, {"choosing", j.choosing}, {"saving", j.saving}});
   nlohmann::json mats = nlohmann::json::array();
   for (const auto& [hash, prec] : tuned_) {
     const MatrixRecord* r = db_.find(hash, prec, to_string(options_.op));

@@ -54,15 +54,6 @@ int background_compile_threads() {
   return nvrtc_workers_enabled() ? cores : std::max(1, cores / 2);
 }
 
-Schedule default_schedule(const ScheduleLimits& l, int tpr) {
-  Schedule s;
-  s.kind = ScheduleKind::static_;
-  s.threads = 256;
-  s.blocks_per_sm = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / 256));
-  s.threads_per_row = tpr;
-  return s;
-}
-
 std::string now_iso() {
   std::time_t t = std::time(nullptr);
   char buf[32];
@@ -262,7 +253,7 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
       }
     } else {
       for (int tpr : o.threads_per_row) {
-        v.schedule = default_schedule(limits, tpr);
+        v.schedule = stage_one_row_schedule(limits, entry.num_vector_components(), p, tpr);
         add(v);
       }
     }
@@ -813,7 +804,9 @@ std::string Tuner::timing_for(double compulsory_bytes) const {
 TimingResult Tuner::time_variant(const Job& job, const std::function<void()>& launch, const TimingOptions& options) {
   if (job.record.timing == "graph") {
     try {
-      return time_in_graph(ctx_.stream(), launch, options_.graph_calls, options);
+      // A graph about one sample long (graph_calls at most): longer kernels in fewer calls per graph.
+      return time_in_graph(ctx_.stream(), launch, options_.graph_calls, options,
+                           options_.graph_fits_sample ? options.min_sample_ms : 0);
     } catch (const GraphCaptureError& e) {
       // Timed with the host's launch cost in it: slower than it is, never faster. Not seen on the H100.
       if (!graph_capture_warned_)
@@ -906,10 +899,12 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
   std::vector<std::string> errors(wanted.size());
   std::vector<std::thread> pool;
   std::map<std::string, std::unique_ptr<PackedMatrix>> prepacked;  // Tuner::prepack's, for this job
-  if (prepacked_ && prepacked_->hash == job.record.hash && prepacked_->precision == job.precision) {
-    prepacked = prepacked_->packs.get();
-    prepacked_.reset();
-  }
+  for (auto it = prepacked_.begin(); it != prepacked_.end(); ++it)
+    if ((*it)->hash == job.record.hash && (*it)->precision == job.precision) {
+      prepacked = (*it)->packs.get();
+      prepacked_.erase(it);
+      break;
+    }
   for (size_t i = 0; i < wanted.size(); ++i) {
     const int r = wanted[i].ordering != Ordering::none ? 1 : 0;
     if (r == 1 && !job.renumbered) {
@@ -960,14 +955,15 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
   pack_by_matrix_[job.a->name] += packed;
 }
 
-// Stage one runs row kernels with 2048 threads per SM (default_schedule), which leaves each thread 32
-// registers: a compound f64 entry then spills, and stage one ranked the spilled kernels (H100, 250 MB
+// Stage one runs row kernels with 2048 threads per SM (stage_one_row_schedule), which leaves each thread
+// 32 registers: a compound f64 entry may spill, and stage one ranked the spilled kernels (H100, 250 MB
 // scanned Dirac operator in f64, cold: ell and sell kernels spilling about 200 bytes per thread ran
 // 2.3-2.7x slower than at 1024 threads; the search of the main set's dirac_large f64 ended 1.10x off the
-// best known). Block3 f64 spills about 50 bytes and ran faster spilled (more threads in flight), so
-// neither form is assumed: each stage-one row variant whose kernel spills is also measured with half its
-// blocks per SM (twice the registers), and its pair ranks by the faster. From the loaded kernels, so
-// before anything is measured.
+// best known). Quaternion and block3 f64 now start at 1024 threads (stage_one_blocks_per_sm says why);
+// for the others neither form is assumed (complex f64 and quaternion f32 ran faster spilled in a quarter
+// of the pairs: more threads in flight): each stage-one row variant whose kernel spills is also measured
+// with half its blocks per SM (twice the registers), and its pair ranks by the faster. From the loaded
+// kernels, so before anything is measured.
 std::vector<Variant> Tuner::register_twins(const std::vector<Variant>& stage1) {
   std::vector<Variant> twins;
   for (const auto& v : stage1) {
@@ -1172,16 +1168,36 @@ Tuner::MatrixFacts Tuner::facts_of(const HostMatrix& a) {
   return facts;
 }
 
-bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
+bool Tuner::tune(const HostMatrix& a, const std::string& domain, const std::function<const HostMatrix*()>& following) {
   const EntryType& entry = a.entry;
   if (options_.op == Op::h && !entry.has_adjoint)
     throw InvalidArgument("entry type '" + entry.name + "' (" + entry.source + ") has no adjoint: cannot tune A^H x");
   // The background packing reads `a`: however this returns, it is finished (or waited for) first.
   struct WaitForPrepack {
-    std::unique_ptr<Prepacked>& p;
-    ~WaitForPrepack() { p.reset(); }
+    std::vector<std::unique_ptr<Prepacked>>& p;
+    ~WaitForPrepack() { p.clear(); }
   } wait_for_prepack{prepacked_};
-  const MatrixFacts facts = facts_of(a);
+  // Packed while the matrix before was tuned (prepack_following): its facts, and its first precision's
+  // stage one as a prepacked slot.
+  MatrixFacts facts;
+  if (following_ && following_->matrix == &a) {
+    const auto t0 = std::chrono::steady_clock::now();
+    PrepackedFollowing ready = following_->packed.get();
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    pack_seconds_ += waited;
+    pack_by_matrix_[a.name] += waited;
+    facts = std::move(ready.facts);
+    auto pre = std::make_unique<Prepacked>();
+    pre->hash = facts.hash;
+    pre->precision = following_->precision;
+    std::promise<std::map<std::string, std::unique_ptr<PackedMatrix>>> done;
+    done.set_value(std::move(ready.packs));
+    pre->packs = done.get_future();
+    prepacked_.push_back(std::move(pre));
+  } else {
+    facts = facts_of(a);
+  }
+  following_.reset();
   // Its records under the legacy key move to its key before anything looks them up (prepack's check, the
   // resumed search, the upsert): tuned again, a matrix is never held under both keys.
   if (db_.rekey_legacy_records(a, facts.hash) > 0 && options_.verbose)
@@ -1192,60 +1208,111 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain) {
     if (entry.supports(to_string(p))) precisions.push_back(p);
   for (size_t i = 0; i < precisions.size(); ++i) {
     if (i + 1 < precisions.size()) prepack(a, facts, precisions[i + 1]);
+    if (i + 1 == precisions.size() && following)
+      if (const HostMatrix* next = following()) prepack_following(*next);
     if (!run_job(a, facts, domain, precisions[i], nullptr)) return false;
   }
   return true;
 }
 
-void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) {
-  prepacked_.reset();
-  // Only the full search packs the same layouts in every precision's first stage (quick tuning packs a
-  // few), and only a job that will run. Op t/h's copy kind packs the transposed copy (made here once for
-  // the matrix: the jobs of both precisions use it, transposed_copy).
-  if (options_.quick) return;
+// What a precision's stage one packs of `a` (pack_layouts' checks, repeated): each layout once, of the
+// matrix or (op t/h's copy kind, with_transposed) of its transposed copy; empty above prepack_limit_bytes.
+std::vector<Tuner::PackTodo> Tuner::stage_one_packs(const HostMatrix& a, const MatrixFacts& facts, Precision p,
+                                                    bool with_transposed) {
   const double compulsory = compulsory_bytes(a, p);
-  if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
-      old && old->complete && old->search == "full" && old->timing == timing_for(compulsory) && !options_.remeasure &&
-      !db_.stale())
-    return;
-  struct Todo {
-    std::string key;
-    Layout layout;
-    const HostMatrix* matrix;
-  };
-  std::vector<Todo> todo;  // what pack_layouts would pack (its checks, repeated)
+  std::vector<PackTodo> todo;
   int64_t total = 0;
   const StageOnePolicy policy =
       stage_one_policy(compulsory, ctx_.device().l2_bytes, facts.features.narrow_fits == 1);
   for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()), policy)) {
     if ((v.layout.sorted() && !facts.sorting_pays) || waits_for_copy_kind(v, options_) ||
-        waits_for_first_hisparse(v, options_))
+        waits_for_first_hisparse(v, options_) || (v.uses_transposed_copy() && !with_transposed))
       continue;
     const std::string key = matrix_key(v);
-    if (std::any_of(todo.begin(), todo.end(), [&](const Todo& t) { return t.key == key; })) continue;
+    if (std::any_of(todo.begin(), todo.end(), [&](const PackTodo& t) { return t.key == key; })) continue;
     const HostMatrix& m = v.uses_transposed_copy() ? transposed_copy(a, facts.hash, false) : a;
     const int64_t need = packed_bytes(m, v.layout, p);
     if (!pack_skip_reason(need, compulsory, options_.memory_cap_bytes, false).empty()) continue;
     total += need;
     todo.push_back({key, v.layout, &m});
   }
-  if (todo.empty() || total > prepack_limit_bytes()) return;  // host memory: held until the job takes them
+  if (total > prepack_limit_bytes()) todo.clear();  // host memory: held until the job takes them
+  return todo;
+}
+
+// Packs on `threads` threads below the search's priority (a failed pack is left to pack_layouts, which
+// packs it again and records why it fails).
+std::map<std::string, std::unique_ptr<PackedMatrix>> Tuner::pack_in_background(const std::vector<PackTodo>& todo,
+                                                                               Precision p, int threads) {
+  std::map<std::string, std::unique_ptr<PackedMatrix>> out;
+  std::vector<std::unique_ptr<PackedMatrix>> packs(todo.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    compile_in_background();  // the same lower priority
+    for (size_t i = next++; i < todo.size(); i = next++) {
+      try {
+        packs[i] = std::make_unique<PackedMatrix>(pack(*todo[i].matrix, todo[i].layout, p));
+      } catch (const std::exception&) {
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  for (size_t i = 0; i < todo.size(); ++i)
+    if (packs[i]) out[todo[i].key] = std::move(packs[i]);
+  return out;
+}
+
+void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) {
+  // Only the full search packs the same layouts in every precision's first stage (quick tuning packs a
+  // few), and only a job that will run. Op t/h's copy kind packs the transposed copy (made here once for
+  // the matrix: the jobs of both precisions use it, transposed_copy).
+  if (options_.quick) return;
+  prepacked_.erase(std::remove_if(prepacked_.begin(), prepacked_.end(),
+                                  [&](const auto& s) { return s->hash == facts.hash && s->precision == p; }),
+                   prepacked_.end());
+  const double compulsory = compulsory_bytes(a, p);
+  if (const MatrixRecord* old = db_.find(facts.hash, to_string(p), to_string(options_.op));
+      old && old->complete && old->search == "full" && old->timing == timing_for(compulsory) && !options_.remeasure &&
+      !db_.stale())
+    return;
+  const std::vector<PackTodo> todo = stage_one_packs(a, facts, p, true);
+  if (todo.empty()) return;
   auto pre = std::make_unique<Prepacked>();
   pre->hash = facts.hash;
   pre->precision = p;
   // The transposed copy stays until the matrix changes, after tune() has waited for this (WaitForPrepack).
-  pre->packs = std::async(std::launch::async, [todo, p] {
-    std::map<std::string, std::unique_ptr<PackedMatrix>> out;
-    for (const auto& t : todo) {
-      try {
-        out[t.key] = std::make_unique<PackedMatrix>(pack(*t.matrix, t.layout, p));
-      } catch (const std::exception&) {
-        // pack_layouts packs it again and records why it fails
-      }
+  pre->packs = std::async(std::launch::async, [todo, p] { return pack_in_background(todo, p, 1); });
+  prepacked_.push_back(std::move(pre));
+}
+
+// The matrix after this one (MatrixQueue's, loaded already): its facts and its first precision's stage
+// one, packed on a few threads while this matrix's last precision is searched (tune() takes them). Not
+// the transposed copy (op t/h's copy kind): the tuner keeps one, this matrix's, which its search still
+// packs from. Nothing is looked up in the database here (another thread): a matrix tuned already just
+// drops the packs.
+void Tuner::prepack_following(const HostMatrix& next) {
+  if (options_.quick || (options_.op == Op::h && !next.entry.has_adjoint)) return;
+  const Precision* first = nullptr;
+  for (const Precision& p : options_.precisions)
+    if (next.entry.supports(to_string(p))) {
+      first = &p;
+      break;
     }
+  if (!first) return;
+  const Precision p = *first;
+  const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 4);
+  auto f = std::make_unique<Following>();
+  f->matrix = &next;
+  f->precision = p;
+  f->packed = std::async(std::launch::async, [this, &next, p, threads] {
+    PrepackedFollowing out;
+    out.facts = facts_of(next);
+    out.packs = pack_in_background(stage_one_packs(next, out.facts, p, false), p, threads);
     return out;
   });
-  prepacked_ = std::move(pre);
+  following_ = std::move(f);
 }
 
 void Tuner::measure_variants(const HostMatrix& a, const std::string& domain,
@@ -1340,6 +1407,15 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     }
   }
   if (out_of_budget()) return false;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  const Clock::time_point job_start = Clock::now();
+  JobSeconds spent;
+  spent.matrix = a.name;
+  spent.precision = to_string(p);
+  spent.packing = -pack_seconds_;
+  spent.compiling = -compile_seconds_;
+  spent.measuring = -measure_seconds_;
   if (quick) {
     std::string why;
     quick_pred = quick_prediction(a, facts, p, &why);
@@ -1388,6 +1464,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (!given) wait_for_ahead(entry.name, p);
   pack_layouts(job, stage1);
   // op(A) x: x has a.cols elements for A x, a.rows for A^T x and A^H x (and y the other length).
+  const Clock::time_point reference_start = Clock::now();
   const int64_t x_len = is_transposed(op) ? a.rows : a.cols, y_len = is_transposed(op) ? a.cols : a.rows;
   const auto x_host = random_vector(x_len, a.vector_components(), 12345);
   for (int vl = 0; vl < 2; ++vl) {
@@ -1404,6 +1481,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     check_op_ = op;
   }
   job.check = std::move(check_);
+  spent.reference = since(reference_start);
 
   const size_t grid = 33;  // per pair: the coarse grid (13) and about 20 refined schedules
   job.planned = given ? stage1.size()
@@ -1538,6 +1616,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   }
 
   const bool stopped = out_of_budget();
+  const Clock::time_point choosing_start = Clock::now();
+  const double measured_before_choosing = measure_seconds_;
   if (!stopped) {
     choose_winners(job);
   } else {  // the budget is spent: the best so far, as measured
@@ -1546,8 +1626,16 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     if (const auto* d = job.record.best(false, true)) job.record.deterministic_winner = d->variant;
   }
   if (!given || quick) job.record.complete = !stopped;
+  spent.choosing = since(choosing_start) - (measure_seconds_ - measured_before_choosing);
+  const Clock::time_point saving_start = Clock::now();
   db_.upsert(job.record);
   db_.save();
+  spent.saving = since(saving_start);
+  spent.wall = since(job_start);
+  spent.packing += pack_seconds_;
+  spent.compiling += compile_seconds_;
+  spent.measuring += measure_seconds_;
+  job_seconds_.push_back(spent);
   tuned_.emplace_back(job.record.hash, to_string(p));
   print_result(job, stopped);
   check_ = std::move(job.check);

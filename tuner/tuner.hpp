@@ -1,6 +1,7 @@
 #pragma once
 #include <chrono>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "core/features.hpp"
 #include "core/host_matrix.hpp"
+#include "core/layout.hpp"
 #include "runtime/context.hpp"
 #include "generator/search_space.hpp"
 #include "runtime/gpu_timer.hpp"
@@ -51,6 +53,9 @@ struct TuneOptions {
   // another; in graphs 0.99-1.00 and at most 1.003x. False: every matrix on the stream.
   bool graph_timing = true;
   int graph_calls = 64;
+  // Each graph about as long as a sample (time_in_graph's graph_ms): a kernel of 10-40 us (matrices of
+  // 20-50 MB, in the L2) runs in graphs of 8-30 calls, not 64. False: always graph_calls.
+  bool graph_fits_sample = true;
   TimingOptions final_timing{3, 9, 3.0, 100000};   // the reported numbers of the winners
   // Quick tuning's finalists: 9 samples of 0.3 ms, a tenth of final_timing's GPU time; a quick tune is
   // meant to cost milliseconds.
@@ -85,8 +90,12 @@ class Tuner {
   Tuner(Context& ctx, TuningDatabase& db, TuneOptions options);
   ~Tuner();
 
-  // Tunes one matrix in every requested precision. Returns false when the budget ran out.
-  bool tune(const HostMatrix& a, const std::string& domain);
+  // Tunes one matrix in every requested precision. Returns false when the budget ran out. `following`
+  // (may be empty) returns the matrix tuned next when it is loaded already, else nullptr: its first
+  // precision's stage one is packed on other threads while this matrix's last precision is searched
+  // (the pointer must stay valid until it is tuned or the tuner is destroyed; MatrixQueue's do).
+  bool tune(const HostMatrix& a, const std::string& domain,
+            const std::function<const HostMatrix*()>& following = {});
   // Measures these variants of one matrix per precision (those its records lack), re-times the fastest
   // and saves: the evaluation's check of predictions the staged search never timed. A record that
   // exists keeps its kind of search and completeness, and its key (legacy or not: the evaluation holds the
@@ -125,7 +134,28 @@ class Tuner {
   // precision before it is tuned: pack_layouts of p's first stage takes them instead of packing.
   void prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p);
   struct Prepacked;
-  std::unique_ptr<Prepacked> prepacked_;
+  std::vector<std::unique_ptr<Prepacked>> prepacked_;  // by (matrix hash, precision)
+  // One layout a stage one packs, of `matrix` (the matrix or its transposed copy).
+  struct PackTodo {
+    std::string key;  // matrix_key
+    Layout layout;
+    const HostMatrix* matrix;
+  };
+  std::vector<PackTodo> stage_one_packs(const HostMatrix& a, const MatrixFacts& facts, Precision p, bool with_transposed);
+  static std::map<std::string, std::unique_ptr<PackedMatrix>> pack_in_background(const std::vector<PackTodo>& todo,
+                                                                                 Precision p, int threads);
+  // The next matrix's facts and stage-one packs (tune's `following`), being made on other threads.
+  struct PrepackedFollowing {
+    MatrixFacts facts;
+    std::map<std::string, std::unique_ptr<PackedMatrix>> packs;
+  };
+  struct Following {
+    const HostMatrix* matrix = nullptr;
+    Precision precision = Precision::f64;
+    std::future<PrepackedFollowing> packed;  // destroying it waits for the packing
+  };
+  std::unique_ptr<Following> following_;
+  void prepack_following(const HostMatrix& next);
   struct CompileAhead;
   std::unique_ptr<CompileAhead> ahead_;
   std::vector<Variant> ahead_stage_one(const EntryType& entry, Precision p) const;
@@ -172,6 +202,14 @@ class Tuner {
   // The same wait by stage name, with the number of waits (compile rounds): where the tune time goes.
   std::map<std::string, std::pair<double, int>> compile_by_stage_;
   std::map<std::string, double> pack_by_matrix_;  // packing and uploading, by matrix name
+  // Where each search's wall time went (tune.json "by_job"): its packing, NVRTC waits and measuring, and
+  // what those leave out: the vectors and the CPU reference, choosing the winners (finalists timed again),
+  // saving the database. The tune's wall time minus the searches' is reading matrices and the rest.
+  struct JobSeconds {
+    std::string matrix, precision;
+    double wall = 0, packing = 0, compiling = 0, measuring = 0, reference = 0, choosing = 0, saving = 0;
+  };
+  std::vector<JobSeconds> job_seconds_;
   std::unique_ptr<L2Flush> flush_;   // made on the first matrix larger than the L2 (cold finalists)
   std::unique_ptr<GpuCheck> check_;  // the CPU reference of the matrix tuned last (kept across precisions)
   // The renumbering stage's P A P^T of the matrix tuned last in `ordering` (preferred_ordering; kept across

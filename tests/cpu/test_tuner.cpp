@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 #include "core/entry_type.hpp"
@@ -21,6 +22,7 @@
 #include "selection/database.hpp"
 #include "core/permutation.hpp"
 #include "selection/load.hpp"
+#include "selection/model.hpp"
 #include "selection/select.hpp"
 #include "tuner/tuner.hpp"
 
@@ -278,6 +280,38 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
   second.save();  // re-reads the file under the lock: keeps `one`
   TuningDatabase after(fake_gpu(), cache.dir);
   CHECK(after.records().size() == 2);
+}
+
+TEST_CASE("tuner: stage one starts quaternion and block3 f64 at 1024 threads per SM, the others at 2048") {
+  const ScheduleLimits h100;
+  TuneOptions o;
+  o.hisparse_layouts = {};
+  // 24 bytes or more of vector element: 1024 threads (64 registers each), where 2048 spilled nearly always
+  const std::map<std::pair<std::string, Precision>, int> threads = {
+      {{"real", Precision::f64}, 2048},       {{"complex", Precision::f32}, 2048},
+      {{"complex", Precision::f64}, 2048},    {{"quaternion", Precision::f32}, 2048},
+      {{"quaternion", Precision::f64}, 1024}, {{"block3", Precision::f32}, 2048},
+      {{"block3", Precision::f64}, 1024},     {{"dual_quaternion", Precision::f32}, 1024}};
+  for (const auto& [key, expected] : threads) {
+    const EntryType& entry = EntryRegistry::instance().get(key.first);
+    int rows = 0;
+    for (const auto& v : stage_one_variants(entry, key.second, o, h100)) {
+      if (!v.schedule.row_family()) continue;
+      ++rows;
+      INFO(v.name());
+      CHECK(v.schedule.threads == 256);
+      CHECK(v.schedule.threads * v.schedule.blocks_per_sm == expected);
+    }
+    CHECK(rows == 20 * 6);
+  }
+  // The rule of thumb names stage one's schedule too
+  MatrixFeatures f;
+  f.rows = f.cols = 1000;
+  f.nnz = 7000;
+  f.mean_row = 7;
+  f.max_row = 7;
+  CHECK(rule_of_thumb(f, "quaternion", Precision::f64, Op::n, false, h100).schedule.blocks_per_sm == 4);
+  CHECK(rule_of_thumb(f, "quaternion", Precision::f32, Op::n, false, h100).schedule.blocks_per_sm == 8);
 }
 
 TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay within the GPU's limits") {

@@ -134,3 +134,41 @@ TEST_CASE("time_in_graph: work that cannot be captured is a GraphCaptureError an
   CHECK(g.reps_per_sample >= 1);
   CHECK_THROWS_AS(time_in_graph(s, memset, 0, short_timing()), InvalidArgument);
 }
+
+TEST_CASE("time_in_graph: graphs about a sample long time a longer kernel as graphs of 64 calls do") {
+  // A memset of 96 MB (about 35 us on the H100): graphs of 64 calls last 2 ms, graphs fitting a 0.3 ms
+  // sample hold about 9 calls. The gap between two graph launches is then a larger share per call, but the
+  // same share for every kernel of that length: the two medians agree to a few percent.
+  CudaStream stream;
+  const cudaStream_t s = stream.get();
+  const size_t bytes = size_t{96} << 20;
+  DeviceBuffer buf(bytes, "graph length test buffer");
+  auto memset = [&] {
+    const cudaError_t e = cudaMemsetAsync(buf.get(), 0, bytes, s);
+    if (e != cudaSuccess) throw std::runtime_error(std::string("cudaMemsetAsync: ") + cudaGetErrorName(e));
+  };
+  TimingOptions search;  // the tuner's search timing
+  search.warmup = 1;
+  search.samples = 5;
+  search.min_sample_ms = 0.3;
+  const TimingResult full = time_in_graph(s, memset, 64, search);
+  const TimingResult fitted = time_in_graph(s, memset, 64, search, search.min_sample_ms);
+  const TimingResult stream_timed = time_on_stream(s, memset, search);
+  MESSAGE("memset of 96 MB: graphs of 64 calls ", full.median_us, " us per call, graphs of ", fitted.calls_per_graph,
+          " calls ", fitted.median_us, " us, on the stream ", stream_timed.median_us, " us");
+  CHECK(full.calls_per_graph == 64);
+  CHECK(fitted.calls_per_graph >= kMinGraphCalls);
+  CHECK(fitted.calls_per_graph < 64);
+  CHECK(fitted.median_us == doctest::Approx(full.median_us).epsilon(0.05));
+  CHECK(stream_timed.calls_per_graph == 0);
+  // A short kernel keeps the most calls where 64 of them are shorter than the sample (the final timing's
+  // 3 ms samples).
+  search.min_sample_ms = 3.0;
+  DeviceBuffer small(1 << 16, "graph length test buffer (small)");
+  auto tiny = [&] {
+    const cudaError_t e = cudaMemsetAsync(small.get(), 0, 1 << 16, s);
+    if (e != cudaSuccess) throw std::runtime_error(std::string("cudaMemsetAsync: ") + cudaGetErrorName(e));
+  };
+  CHECK(time_in_graph(s, tiny, 64, search, search.min_sample_ms).calls_per_graph == 64);
+  CHECK_THROWS_AS(time_in_graph(s, tiny, 64, search, -1), InvalidArgument);
+}
