@@ -588,6 +588,11 @@ struct Tuner::CompileAhead {
   std::vector<std::pair<std::string, Precision>> batches;
   std::vector<std::promise<void>> adopted;
   std::vector<std::shared_future<void>> ready;
+  // Per batch (kPending ... kDone). A search that comes before the worker did claims its batch: it
+  // compiles its own stage one, the one load policy it needs of the three a batch holds, and the worker
+  // compiles the batch after all the others (for the entry type's later matrices, whose policy may differ).
+  static constexpr int kPending = 0, kCompiling = 1, kClaimed = 2, kDone = 3;
+  std::unique_ptr<std::atomic<int>[]> state;
   std::atomic<bool> stop{false};
   std::atomic<double> seconds{0};      // the worker's wall time in NVRTC
   std::atomic<size_t> kernels{0};      // kernels it compiled (not found in the cubin cache)
@@ -630,6 +635,8 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
   if (ahead->batches.size() < 2) return;
   ahead->adopted.resize(ahead->batches.size());
   for (auto& a : ahead->adopted) ahead->ready.push_back(a.get_future().share());
+  ahead->state = std::make_unique<std::atomic<int>[]>(ahead->batches.size());
+  for (size_t i = 0; i < ahead->batches.size(); ++i) ahead->state[i] = i == 0 ? CompileAhead::kDone : CompileAhead::kPending;
   ahead->adopted.front().set_value();  // the first search compiles its own stage one
   // In worker processes all cores (at this thread's lower priority, below the search's own compiles):
   // when the search waits for a batch compiled ahead, nothing else runs (H100 host, 2026-11-25: 8 workers
@@ -643,24 +650,31 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
     // the searches then waited for the next batch as long as they had waited for the twins (H100,
     // twenty-third session, twins read from the cubins: op n 8.5 + 0.6 s against 1.6 + 6.8 s of waits, op t
     // 13.1 + 2.8 against 2.4 + 7.9).
-    for (size_t i = 1; i < state->batches.size(); ++i) {
-      if (!state->stop) {
-        try {
-          const EntryType& entry = EntryRegistry::instance().get(state->batches[i].first);
-          const auto t0 = std::chrono::steady_clock::now();
-          const auto outcomes = ctx_.builder().build_all(ahead_stage_one(entry, state->batches[i].second), threads);
-          state->seconds = state->seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          std::set<const CompiledKernel*> programs;
-          for (const auto& o : outcomes)
-            if (o.ok && !o.program->from_cache && programs.insert(o.program.get()).second)
-              state->kernels += o.program->variant_names.size();
-          ctx_.adopt(outcomes);
-        } catch (const std::exception&) {
-          // nothing adopted: the search compiles (and reports) what it needs itself
-        }
+    auto compile = [&](size_t i) {
+      try {
+        const EntryType& entry = EntryRegistry::instance().get(state->batches[i].first);
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto outcomes = ctx_.builder().build_all(ahead_stage_one(entry, state->batches[i].second), threads);
+        state->seconds = state->seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::set<const CompiledKernel*> programs;
+        for (const auto& o : outcomes)
+          if (o.ok && !o.program->from_cache && programs.insert(o.program.get()).second)
+            state->kernels += o.program->variant_names.size();
+        ctx_.adopt(outcomes);
+      } catch (const std::exception&) {
+        // nothing adopted: the search compiles (and reports) what it needs itself
       }
+      state->state[i] = CompileAhead::kDone;
       state->adopted[i].set_value();
-    }
+    };
+    // The batches in the order the searches come, then those a search claimed before the worker got to them.
+    for (int from : {CompileAhead::kPending, CompileAhead::kClaimed})
+      for (size_t i = 1; i < state->batches.size() && !state->stop; ++i) {
+        int expected = from;
+        if (state->state[i].compare_exchange_strong(expected, CompileAhead::kCompiling)) compile(i);
+      }
+    for (size_t i = 1; i < state->batches.size(); ++i)  // stopped: nobody waits for the rest
+      if (state->state[i].exchange(CompileAhead::kDone) != CompileAhead::kDone) state->adopted[i].set_value();
   });
   ahead_ = std::move(ahead);
 }
@@ -673,6 +687,13 @@ void Tuner::wait_for_ahead(const std::string& entry, Precision p) {
   if (!ahead_) return;
   for (size_t i = 0; i < ahead_->batches.size(); ++i)
     if (ahead_->batches[i].first == entry && ahead_->batches[i].second == p) {
+      // Not started yet: the worker is still on earlier batches, and this one holds every load policy a
+      // matrix may get. The search compiles its own stage one (one policy, at its priority) instead of
+      // waiting for all of that (H100, call D: searches of the 12 MB matrices waited 1-5 s each here).
+      int expected = CompileAhead::kPending;
+      if (ahead_->state[i].compare_exchange_strong(expected, CompileAhead::kClaimed) ||
+          expected == CompileAhead::kClaimed)
+        return;
       const auto t0 = std::chrono::steady_clock::now();
       ahead_->ready[i].wait();
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
