@@ -83,7 +83,7 @@ std::vector<Schedule> hola_schedules(const ScheduleLimits& l) {
 
 int stage_one_blocks_per_sm(const ScheduleLimits& l, int vector_components, Precision p) {
   const int full = std::max(1, std::min(l.max_blocks_per_sm, l.max_threads_per_sm / 256));
-  const bool heavy = vector_components * scalar_bytes(p) >= 24;
+  const bool heavy = vector_components * scalar_bytes(p) >= 32;
   return heavy ? std::max(1, full / 2) : full;
 }
 

@@ -31,15 +31,17 @@ Schedule hola_schedule(const ScheduleLimits& l, int threads, int ept);
 std::vector<Schedule> hola_schedules(const ScheduleLimits& l);
 
 // Stage one's row schedule: static, 256 threads, as many blocks as the SM holds, or half as many for an
-// entry whose vector element is 24 bytes or more (quaternion and 3x3 blocks in f64). At 2048 threads
+// entry whose vector element is 32 bytes or more (quaternion f64, dual quaternions). At 2048 threads
 // __launch_bounds__ leaves 32 registers per thread, and such a row's sum, x element and matrix entry do
-// not fit: ptxas (CUDA 13.0) spilled 96-208 bytes in every quaternion f64 kernel sampled, 0-56 in block3
-// f64; complex f64 0-48, quaternion f32 0-56, most none. Measured on the H100 main set (twenty-seventh
+// not fit: ptxas (CUDA 13.0) spilled 96-208 bytes in every quaternion f64 kernel sampled (block3 f64 0-56,
+// complex f64 0-48, quaternion f32 0-56, most none). Measured on the H100 main set (twenty-seventh
 // session, op n, the tuner timing both forms of every spilling stage-one kernel: Tuner::register_twins),
-// the spilled kernel was slower than its 1024-thread twin in all 316 quaternion f64 pairs and in 210 of
-// 214 block3 f64 pairs (the other 4 faster by at most 1.1x), against 225 of 305 for complex, quaternion
-// f32 and block3 f32. So the heavy entries start at 1024 threads (their spilled forms were 5% of a
-// tune's compiles, and a wait for the twins); the schedule grid still tries 2048 for the best pairs.
+// the spilled quaternion f64 kernel was slower than its 1024-thread twin in all 316 pairs, so those start
+// at 1024 threads (their spilled forms were 5% of a tune's compiles, and a wait for the twins). Block3 f64
+// keeps both forms: its spilled kernel lost in 210 of 214 pairs, but one of the 4 it won was the pair of
+// elasticity_small f64's winner, which started at 1024 threads ran 1.10x slower cold (twenty-eighth
+// session, call G: 9.50 against 8.51 us); complex f64 and quaternion f32 won spilled in 29% and 16%.
+// The schedule grid still tries 2048 threads for the best pairs.
 int stage_one_blocks_per_sm(const ScheduleLimits& l, int vector_components, Precision p);
 Schedule stage_one_row_schedule(const ScheduleLimits& l, int vector_components, Precision p, int threads_per_row);
 

@@ -726,7 +726,7 @@ Variant rule_of_thumb(const MatrixFeatures& f, const std::string& entry, Precisi
   v.layout = Layout::parse(layout);
   int tpr = 1;
   while (tpr < 8 && 2 * tpr <= f.mean_row / 2) tpr *= 2;  // long rows: share them, short rows: one thread each
-  // Stage one's schedule: static, 256 threads, as many blocks as fit (half for quaternion and block3 f64).
+  // Stage one's schedule: static, 256 threads, as many blocks as fit (half for quaternion f64).
   const int vector_components = EntryRegistry::instance().contains(entry)
                                     ? EntryRegistry::instance().get(entry).num_vector_components() : 1;
   v.schedule = stage_one_row_schedule(limits, vector_components, p, tpr);

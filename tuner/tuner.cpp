@@ -980,11 +980,11 @@ void Tuner::pack_layouts(Job& job, const std::vector<Variant>& variants) {
 // 32 registers: a compound f64 entry may spill, and stage one ranked the spilled kernels (H100, 250 MB
 // scanned Dirac operator in f64, cold: ell and sell kernels spilling about 200 bytes per thread ran
 // 2.3-2.7x slower than at 1024 threads; the search of the main set's dirac_large f64 ended 1.10x off the
-// best known). Quaternion and block3 f64 now start at 1024 threads (stage_one_blocks_per_sm says why);
-// for the others neither form is assumed (complex f64 and quaternion f32 ran faster spilled in a quarter
-// of the pairs: more threads in flight): each stage-one row variant whose kernel spills is also measured
-// with half its blocks per SM (twice the registers), and its pair ranks by the faster. From the loaded
-// kernels, so before anything is measured.
+// best known). Quaternion f64 now starts at 1024 threads (stage_one_blocks_per_sm says why); for the
+// others neither form is assumed (block3 f64 spills about 50 bytes, and complex f64 and quaternion f32 ran
+// faster spilled in 16-29% of the pairs: more threads in flight): each stage-one row variant whose kernel
+// spills is also measured with half its blocks per SM (twice the registers), and its pair ranks by the
+// faster. From the loaded kernels, so before anything is measured.
 std::vector<Variant> Tuner::register_twins(const std::vector<Variant>& stage1) {
   std::vector<Variant> twins;
   for (const auto& v : stage1) {

@@ -282,16 +282,16 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
   CHECK(after.records().size() == 2);
 }
 
-TEST_CASE("tuner: stage one starts quaternion and block3 f64 at 1024 threads per SM, the others at 2048") {
+TEST_CASE("tuner: stage one starts quaternion f64 at 1024 threads per SM, the others at 2048") {
   const ScheduleLimits h100;
   TuneOptions o;
   o.hisparse_layouts = {};
-  // 24 bytes or more of vector element: 1024 threads (64 registers each), where 2048 spilled nearly always
+  // 32 bytes or more of vector element: 1024 threads (64 registers each), where 2048 spilled always
   const std::map<std::pair<std::string, Precision>, int> threads = {
       {{"real", Precision::f64}, 2048},       {{"complex", Precision::f32}, 2048},
       {{"complex", Precision::f64}, 2048},    {{"quaternion", Precision::f32}, 2048},
       {{"quaternion", Precision::f64}, 1024}, {{"block3", Precision::f32}, 2048},
-      {{"block3", Precision::f64}, 1024},     {{"dual_quaternion", Precision::f32}, 1024}};
+      {{"block3", Precision::f64}, 2048},     {{"dual_quaternion", Precision::f32}, 1024}};
   for (const auto& [key, expected] : threads) {
     const EntryType& entry = EntryRegistry::instance().get(key.first);
     int rows = 0;
