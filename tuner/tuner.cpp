@@ -1274,6 +1274,7 @@ std::map<std::string, std::unique_ptr<PackedMatrix>> Tuner::pack_in_background(c
       try {
         packs[i] = std::make_unique<PackedMatrix>(pack(*todo[i].matrix, todo[i].layout, p));
       } catch (const std::exception&) {
+        // left out: pack_layouts packs it again and records why it fails
       }
     }
   };
