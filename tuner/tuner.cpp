@@ -38,10 +38,10 @@
 namespace jitsparse {
 namespace {
 
-// For a thread that compiles while the tuner's thread launches and times kernels (a 4 us kernel is timed
-// back to back, so a late launch shows): below it. The nice value is per thread on Linux, and NVRTC's pool
+// For a thread that compiles or packs while the tuner's thread launches and times kernels (a 4 us kernel
+// is timed back to back, so a late launch shows): below it. The nice value is per thread on Linux, and NVRTC's pool
 // threads inherit it.
-void compile_in_background() {
+void below_search_priority() {
 #ifdef __linux__
   setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
 #endif
@@ -644,7 +644,7 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
   const int threads = background_compile_threads();
   CompileAhead* state = ahead.get();
   ahead->worker = std::async(std::launch::async, [this, state, threads] {
-    compile_in_background();
+    below_search_priority();
     // Stage one only, not the register twins of its spilling kernels (run_with_register_twins): this thread
     // compiles stage one for every load policy a matrix may get, so their twins would triple that work, and
     // the searches then waited for the next batch as long as they had waited for the twins (H100,
@@ -1012,7 +1012,7 @@ void Tuner::run_with_register_twins(Job& job, std::vector<Variant>& first, const
   std::future<std::vector<KernelBuilder::Outcome>> built;
   if (!twins.empty())
     built = std::async(std::launch::async, [this, twins] {
-      compile_in_background();
+      below_search_priority();
       return ctx_.builder().build_all(twins, background_compile_threads());
     });
   run_variants(job, first, compile_too);
@@ -1224,9 +1224,7 @@ bool Tuner::tune(const HostMatrix& a, const std::string& domain, const std::func
   if (db_.rekey_legacy_records(a, facts.hash) > 0 && options_.verbose)
     std::cerr << (options_.progress ? "\r\033[K" : "") << a.name << ": its records move from the legacy matrix key to "
               << facts.hash << "\n";
-  std::vector<Precision> precisions;
-  for (Precision p : options_.precisions)
-    if (entry.supports(to_string(p))) precisions.push_back(p);
+  const std::vector<Precision> precisions = precisions_of(entry);
   for (size_t i = 0; i < precisions.size(); ++i) {
     if (i + 1 < precisions.size()) prepack(a, facts, precisions[i + 1]);
     if (i + 1 == precisions.size() && following)
@@ -1269,7 +1267,7 @@ std::map<std::string, std::unique_ptr<PackedMatrix>> Tuner::pack_in_background(c
   std::vector<std::unique_ptr<PackedMatrix>> packs(todo.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    compile_in_background();  // the same lower priority
+    below_search_priority();
     for (size_t i = next++; i < todo.size(); i = next++) {
       try {
         packs[i] = std::make_unique<PackedMatrix>(pack(*todo[i].matrix, todo[i].layout, p));
@@ -1283,6 +1281,13 @@ std::map<std::string, std::unique_ptr<PackedMatrix>> Tuner::pack_in_background(c
   for (auto& t : pool) t.join();
   for (size_t i = 0; i < todo.size(); ++i)
     if (packs[i]) out[todo[i].key] = std::move(packs[i]);
+  return out;
+}
+
+std::vector<Precision> Tuner::precisions_of(const EntryType& entry) const {
+  std::vector<Precision> out;
+  for (Precision p : options_.precisions)
+    if (entry.supports(to_string(p))) out.push_back(p);
   return out;
 }
 
@@ -1315,15 +1320,9 @@ void Tuner::prepack(const HostMatrix& a, const MatrixFacts& facts, Precision p) 
 // packs from. Nothing is looked up in the database here (another thread): a matrix tuned already just
 // drops the packs.
 void Tuner::prepack_following(const HostMatrix& next) {
-  if (options_.quick || (options_.op == Op::h && !next.entry.has_adjoint)) return;
-  const Precision* first = nullptr;
-  for (const Precision& p : options_.precisions)
-    if (next.entry.supports(to_string(p))) {
-      first = &p;
-      break;
-    }
-  if (!first) return;
-  const Precision p = *first;
+  const std::vector<Precision> precisions = precisions_of(next.entry);
+  if (options_.quick || (options_.op == Op::h && !next.entry.has_adjoint) || precisions.empty()) return;
+  const Precision p = precisions.front();
   const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 4);
   auto f = std::make_unique<Following>();
   f->matrix = &next;
@@ -1435,9 +1434,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   JobSeconds spent;
   spent.matrix = a.name;
   spent.precision = to_string(p);
-  spent.packing = -pack_seconds_;
-  spent.compiling = -compile_seconds_;
-  spent.measuring = -measure_seconds_;
+  const double packed_before = pack_seconds_, compiled_before = compile_seconds_, measured_before = measure_seconds_;
   if (quick) {
     std::string why;
     quick_pred = quick_prediction(a, facts, p, &why);
@@ -1654,9 +1651,9 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   db_.save();
   spent.saving = since(saving_start);
   spent.wall = since(job_start);
-  spent.packing += pack_seconds_;
-  spent.compiling += compile_seconds_;
-  spent.measuring += measure_seconds_;
+  spent.packing = pack_seconds_ - packed_before;
+  spent.compiling = compile_seconds_ - compiled_before;
+  spent.measuring = measure_seconds_ - measured_before;
   job_seconds_.push_back(spent);
   tuned_.emplace_back(job.record.hash, to_string(p));
   print_result(job, stopped);

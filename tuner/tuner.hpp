@@ -156,6 +156,7 @@ class Tuner {
   };
   std::unique_ptr<Following> following_;
   void prepack_following(const HostMatrix& next);
+  std::vector<Precision> precisions_of(const EntryType& entry) const;  // the requested ones it supports
   struct CompileAhead;
   std::unique_ptr<CompileAhead> ahead_;
   std::vector<Variant> ahead_stage_one(const EntryType& entry, Precision p) const;
