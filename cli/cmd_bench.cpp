@@ -239,7 +239,7 @@ int run_bench(const std::vector<std::string>& args) {
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train, irregular (large irregular ones), or one built-in matrix by name (jitsparse generate --list)")
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, tiny, large or all built-in matrices, train, irregular (large irregular ones), or one built-in matrix by name (jitsparse generate --list)")
       ("no-tune", "do not tune untuned matrices: use the selection model's first choice (or the domain winner, or the default)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "ours: only variants whose result bits never change")

@@ -82,7 +82,7 @@ int run_generate(const std::vector<std::string>& args) {
   opts.add_options()
       ("help,h", "show this help")
       ("list", "list the built-in matrices and the families")
-      ("builtin", po::value<std::string>(), "small, large, all, train, or one built-in matrix by name (see --list)")
+      ("builtin", po::value<std::string>(), "small, tiny, large, all, train, irregular, or one built-in matrix by name (see --list)")
       ("family", po::value<std::string>(), "dirac, elasticity, helmholtz or laplacian (needs --mesh)")
       ("mesh", po::value<std::string>(), "triangle mesh (.off, .obj, .ply) for dirac; TetGen .node/.ele (or "
                                          "their stem) for the others")
@@ -121,7 +121,8 @@ int run_generate(const std::vector<std::string>& args) {
                     s.description.c_str());
     std::printf(
         "\nsmall: 5-20 MB of compulsory bytes in double (inside a 50 MB L2), regular; large: 150-250 MB "
-        "regular and 70-100 MB irregular (<family>_irregular); all: small and large.\n"
+        "regular and 70-100 MB irregular (<family>_irregular); tiny: about 2 MB irregular (<family>_tiny); all: small, "
+        "large and tiny.\n"
         "train: 60 matrices of 0.2-105 MB (about 1.7 GB in all) over five families, regular and irregular, "
         "in "
         "three orders.\n"

@@ -65,7 +65,7 @@ int run_memory(const std::vector<std::string>& args) {
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
-      ("builtin", po::value<std::string>()->default_value("small"), "without matrices: small, large, all, train or irregular built-in matrices, or one by name")
+      ("builtin", po::value<std::string>()->default_value("small"), "without matrices: small, tiny, large, all, train or irregular built-in matrices, or one by name")
       ("coo-width", po::value<int>()->default_value(2), "COO leaf width X: 1, 2 or 4")
       ("output,o", po::value<std::string>(), "also write the rows as JSON to this file");
   const auto parsed = parse_command_line(args, opts, "matrix");

@@ -46,7 +46,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("mode", po::value<std::string>()->default_value("joint"), "joint (layout and schedule) or schedule (csr-aos-aos only)")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x); tuned and recorded apart")
       ("deterministic", "only variants whose result bits never change (no floating-point atomics: op t/h by a transposed copy, no hola)")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, large or all built-in matrices, train (the selection model's training set) or "
+      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, tiny, large or all built-in matrices (all: the 18 of the main job), train (the selection model's training set) or "
        "irregular (one large irregular matrix per family, 4x an H100's L2), or one built-in matrix by name")
       ("quick", "a matrix not in the database gets only the selection model's candidates measured, in rounds (--quick-plan; see jitsparse predict)")
       ("quick-k", po::value<int>()->default_value(0), "with --quick: groups (or layout pairs) of the first round (0: the plan's default, 5 groups or 16 pairs)")

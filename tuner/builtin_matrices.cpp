@@ -769,6 +769,19 @@ constexpr TrainRow kMainIrregularRows[] = {
     {"graph", "rmat", 420000, 8, 0, 0, "random", ""},
 };
 
+// The tiny matrices of the main job's set ("tiny", "all"), named <family>_tiny: one per family at about 2 MB in
+// double, irregular, in an order and mesh kind that no training matrix of that size has. Matrices this small
+// run in 1-3 us, where launch and tail latency, not bandwidth, pick the kernel (few threads per row, small
+// blocks): without them a matrix nobody tuned found only 6-13 MB neighbours in the main job's database
+// (NOTES.md, twenty-eighth and twenty-ninth sessions).
+constexpr TrainRow kMainTinyRows[] = {
+    {"dirac", "torusflip", 84, 76, 0, 30, "natural", ""},
+    {"elasticity", "porous", 14, 12, 11, 40, "scan", ""},
+    {"helmholtz", "porous", 21, 17, 17, 40, "random", ""},
+    {"laplacian", "porous", 25, 21, 20, 40, "scan", ""},
+    {"graph", "rmat", 9000, 8, 0, 0, "natural", ""},
+};
+
 std::string order_description(const std::string& order, const std::string& mesh) {
   if (order == "random") return "random order (vertices renumbered by a seeded shuffle)";
   if (order == "scan") {
@@ -847,14 +860,15 @@ BuiltinSpec train_spec(const TrainRow& r, const std::string& set = "train", cons
 }
 
 bool is_builtin_set(const std::string& which) {
-  return which == "small" || which == "large" || which == "all" || which == "train" || which == "irregular";
+  return which == "small" || which == "tiny" || which == "large" || which == "all" || which == "train" ||
+         which == "irregular";
 }
 
 }  // namespace
 
 std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
   if (!is_builtin_set(which))
-    throw InvalidArgument("built-in set '" + which + "': expected small, large, all, train or irregular");
+    throw InvalidArgument("built-in set '" + which + "': expected small, tiny, large, all, train or irregular");
   if (which == "train" || which == "irregular") {
     std::vector<BuiltinSpec> specs;
     if (which == "train")
@@ -919,6 +933,8 @@ std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
     s.description += "; regular, natural order";
     specs.push_back(std::move(s));
   }
+  if (which == "tiny" || which == "all")
+    for (const auto& r : kMainTinyRows) specs.push_back(train_spec(r, "tiny", std::string(r.family) + "_tiny"));
   if (which == "large" || which == "all")
     for (const auto& r : kMainIrregularRows) specs.push_back(train_spec(r, "large", std::string(r.family) + "_irregular"));
   return specs;
@@ -953,7 +969,7 @@ std::vector<BuiltinSpec> builtin_specs_or_named(const std::string& which) {
   try {
     return {named_spec(which)};
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument(std::string("not a built-in set (small, large, all, train, irregular) and ") + e.what());
+    throw InvalidArgument(std::string("not a built-in set (small, tiny, large, all, train, irregular) and ") + e.what());
   }
 }
 

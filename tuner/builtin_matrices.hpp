@@ -93,12 +93,16 @@ std::string family_entry(const std::string& family);  // entry type name of the 
 HostMatrix family_matrix(const std::string& family, const TriangleMesh& mesh);  // dirac only
 HostMatrix family_matrix(const std::string& family, const TetMesh& mesh);       // the tet families
 
-// ---- the built-in sets. "small" and "large" (= "all", the main job's set).
+// ---- the built-in sets. "small", "tiny" and "large" (= "all", the main job's set).
 // "small": 5-20 MB of compulsory bytes in double (inside the H100's 50 MB L2), regular meshes in natural
 // order. "large": the regular meshes at 150-250 MB (bandwidth-bound), and <family>_irregular, one per
 // family incl. an R-MAT graph, irregular valence or skewed rows in random or scan order, 72-100 MB (1.4-2x
 // the L2; measured in double / float: dirac 92.2 / 50.7, elasticity 85.7 / 45.2, helmholtz 72.5 / 43.1,
 // laplacian 99.6 / 65.7, graph 90.3 / 59.6 MB; built in 0.6-1.6 s each on one core).
+// "tiny": <family>_tiny, one per family, irregular, 1.8-2.1 MB in double (1.1-1.3 in float), in orders and
+// mesh kinds no training matrix of that size has: dirac 6,384 rows (torus flips, natural), elasticity 2,303
+// (porous, scan), helmholtz 7,046 (porous, random), laplacian 11,893 (porous, scan), graph 9,000 (R-MAT,
+// natural, longest row 1,543). The selection model's neighbours for small matrices nobody tuned.
 // "irregular": one irregular matrix per family at 240-265 MB in double (at least 4x an H100's L2; f32
 // 2.4-2.9x): irregular_dirac_torusflip_scan_260mb (819,200 rows, 5.7M entries), ..._elasticity_porous_
 // random_250mb (247,411 rows, 3.1M blocks), ..._helmholtz_porous_scan_240mb (826,602 rows, 10.6M),
@@ -187,7 +191,7 @@ struct BuiltinSpec {
   std::string name;         // e.g. "dirac_small", "train_graph_rmat_random_6mb"
   std::string family;       // dirac, elasticity, helmholtz, laplacian, graph
   std::string entry;        // quaternion, block3, complex, real
-  std::string size;         // small, large, train (the set it belongs to)
+  std::string size;         // small, tiny, large, train, irregular (the set it belongs to)
   std::string description;  // the mesh it comes from, regular or not, the order
   bool regular = true;  // regular grid / valence (icosphere, torus, box) vs irregular (flips, holes, graphs)
   std::string order = "natural";  // natural (generator order), random (shuffled) or scan (scanner-like)
@@ -201,13 +205,13 @@ struct BuiltinMatrix {
   HostMatrix matrix;  // matrix.name == name
 };
 
-// which: "small", "large", "all" or "train" ("all" stays the eight small and large ones). Specs are cheap;
+// which: "small", "tiny", "large", "all" (the three), "train" or "irregular". Specs are cheap;
 // make() generates (a large one takes about a second) so a caller can hold one large matrix at a time.
 std::vector<BuiltinSpec> builtin_specs(const std::string& which = "all");
 std::vector<BuiltinMatrix> builtin_set(const std::string& which = "all");
 // One by name, from any set ("all", "train", "irregular"); throws InvalidArgument listing the names.
 BuiltinMatrix builtin_matrix(const std::string& name);
-// A set ("small", "large", "all", "train", "irregular") or one matrix of any set by name (its spec, so that
+// A set ("small", "tiny", "large", "all", "train", "irregular") or one matrix of any set by name (its spec, so that
 // `bench --builtin laplacian_large` runs just that one); throws InvalidArgument listing the names.
 std::vector<BuiltinSpec> builtin_specs_or_named(const std::string& which);
 

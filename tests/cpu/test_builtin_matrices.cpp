@@ -335,7 +335,18 @@ TEST_CASE("builtin: the small set fits in L2 and the set is named and determinis
   }
   CHECK(matrix_hash(builtin_matrix("dirac_small").matrix) == matrix_hash(set[0].matrix));
   CHECK(builtin_specs("large").size() == 9);  // 4 regular, 5 <family>_irregular
-  CHECK(builtin_specs("all").size() == 13);
+  CHECK(builtin_specs("all").size() == 18);   // small, large and 5 <family>_tiny
+  // The tiny ones: about 2 MB in double, irregular, one per family.
+  const auto tiny = builtin_set("tiny");
+  REQUIRE(tiny.size() == 5);
+  for (const auto& t : tiny) {
+    CAPTURE(t.name);
+    CHECK(t.name == t.family + "_tiny");
+    t.matrix.validate();
+    const double mb = compulsory_bytes(t.matrix, Precision::f64) / 1e6;
+    CHECK(mb > 1.5);
+    CHECK(mb < 2.5);
+  }
   CHECK_THROWS_WITH_AS(builtin_matrix("dirac_huge"), doctest::Contains("dirac_large"), InvalidArgument);
   CHECK_THROWS_AS(builtin_specs("medium"), InvalidArgument);
 }
@@ -498,18 +509,22 @@ TEST_CASE("builtin: the graph family has no mesh and says so") {
 }
 
 TEST_CASE("builtin: the train set is varied, named and leaves the built-in set alone") {
-  // The main job's set: eight regular matrices in natural order, then one irregular one per family in a
-  // random or scan order.
+  // The main job's set: eight regular matrices in natural order, then a tiny and a large irregular one per
+  // family in a random, scan or (R-MAT, torus flips) natural order.
   std::vector<std::string> all;
   for (const auto& s : builtin_specs("all")) {
     all.push_back(s.name);
-    CHECK(s.regular == (s.name.find("_irregular") == std::string::npos));
-    CHECK(s.order == (s.regular ? "natural" : s.order == "random" ? "random" : "scan"));
+    CHECK(s.regular == (s.name.find("_irregular") == std::string::npos && s.name.find("_tiny") == std::string::npos));
+    if (s.regular)
+      CHECK(s.order == "natural");
+    else
+      CHECK((s.order == "random" || s.order == "scan" || s.order == "natural"));
     CHECK(s.description.find(s.regular ? "; regular" : "; irregular") != std::string::npos);
   }
   CHECK(all == std::vector<std::string>{"dirac_small", "elasticity_small", "helmholtz_small", "laplacian_small",
                                         "dirac_large", "elasticity_large", "helmholtz_large", "laplacian_large",
-                                        "dirac_irregular", "elasticity_irregular", "helmholtz_irregular",
+                                        "dirac_tiny", "elasticity_tiny", "helmholtz_tiny", "laplacian_tiny",
+                                        "graph_tiny", "dirac_irregular", "elasticity_irregular", "helmholtz_irregular",
                                         "laplacian_irregular", "graph_irregular"});
 
   const auto specs = builtin_specs("train");
