@@ -487,12 +487,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const NameParts n = split_name(v);
     const bool renumbered = !n.ordering.empty();
     if (renumbered && (!may_renumber || n.ordering != ordering_wanted)) continue;
-    if (streamed && ends_with(n.schedule, "-cached")) continue;
+    if (streamed && schedule_cached(n.schedule)) continue;
     std::string runs(v);
     if (!narrow_ok && !renumbered && n.narrow()) runs = policy_form(v).wide;
-    if (resident && !ends_with(n.schedule, "-cached") && shape_of(v).row_family) {
-      const NameParts w = split_name(runs);  // the schedule ends where its rest begins
-      runs = std::string(runs.data(), w.rest.data() - runs.data()) + "-cached" + std::string(w.rest);
+    if (resident && !schedule_cached(n.schedule) && shape_of(v).row_family) {
+      const NameParts w = split_name(runs);
+      runs = std::string(runs.data(), w.schedule.data() - runs.data()) + cached_schedule(w.schedule) + std::string(w.rest);
     }
     if (runs == v) {
       runnable.insert(v);

@@ -30,6 +30,23 @@ NameParts split_name(std::string_view v) {
   return n;
 }
 
+namespace {
+constexpr std::string_view kCached = "-cached", kEven = "-even";
+// The schedule without a trailing "-even" (what the load policy and unrolling precede).
+std::string_view without_even(std::string_view schedule) {
+  if (ends_with(schedule, kEven)) schedule.remove_suffix(kEven.size());
+  return schedule;
+}
+}  // namespace
+
+bool schedule_cached(std::string_view schedule) { return ends_with(without_even(schedule), kCached); }
+
+std::string cached_schedule(std::string_view schedule) {
+  if (schedule_cached(schedule)) return std::string(schedule);
+  const std::string_view core = without_even(schedule);
+  return std::string(core) + std::string(kCached) + std::string(schedule.substr(core.size()));
+}
+
 PairParts pair_parts(std::string_view variant) { return pair_parts(split_name(variant)); }
 
 PairParts pair_parts(const NameParts& n) {
@@ -72,14 +89,16 @@ PolicyForm policy_form(std::string_view v) {
   if (f.narrow) layout.remove_suffix(4);
   const std::string_view outer = layout.substr(0, layout.find('-'));
   const bool can_be_narrow = outer == "csr" || outer == "ell" || outer.rfind("sell", 0) == 0;
-  std::string_view plain = n.schedule;
-  if (ends_with(plain, "-cached")) plain.remove_suffix(7);
+  // the policies sit before an even grid's "-even", which the base keeps
+  const std::string_view even = n.schedule.substr(without_even(n.schedule).size());
+  std::string_view plain = without_even(n.schedule);
+  if (ends_with(plain, kCached)) plain.remove_suffix(kCached.size());
   if (const size_t u = plain.rfind("-u"); u != std::string_view::npos && u + 2 < plain.size() &&
                                           plain.find_first_not_of("0123456789", u + 2) == std::string_view::npos)
     plain = plain.substr(0, u);
   const std::string head(n.head), wide_layout(layout), schedule(n.schedule), rest(n.rest);
   f.wide = head + wide_layout + "/" + schedule + rest;
-  f.base = head + wide_layout + "/" + std::string(plain) + rest;
+  f.base = head + wide_layout + "/" + std::string(plain) + std::string(even) + rest;
   if (can_be_narrow) f.narrow_twin = head + wide_layout + "-d16/" + schedule + rest;
   return f;
 }

@@ -34,6 +34,12 @@ struct NameParts {
 
 NameParts split_name(std::string_view v);
 
+// A row schedule's load policy, read from its name: "-cached" comes before the even grid's "-even"
+// (Schedule::name), so "static-512x2-tpr4-cached-even" is cached and its cached form is itself, and the
+// cached form of "static-512x2-even" is "static-512x2-cached-even".
+bool schedule_cached(std::string_view schedule);
+std::string cached_schedule(std::string_view schedule);
+
 // The parts of a variant's pair key (variant_pair_key): its layout, what follows "-tpr" in the schedule
 // ("1" without, empty for hola) and the transpose kind, each as the name's text up to the next '/'. So a
 // renumbering suffix or a policy suffix after "-tprN" ("-tpr4-cached", "-tpr4@rcm") makes a pair of its

@@ -754,6 +754,47 @@ TEST_CASE("model: a query of a quarter to three quarters of the L2 runs its row 
   }
 }
 
+TEST_CASE("model: the load policy of an even-grid variant is read before its -even") {
+  // "-cached" precedes "-even" in a schedule's name: the cached form of an even variant inserts it there
+  // (appending it made names no reader takes: evaluate stopped on "static-512x2-tpr4-u8-cached-even-cached",
+  // twenty-ninth session, H100 call A).
+  using namespace model_detail;
+  CHECK(schedule_cached("static-512x2-tpr4-u8-cached-even"));
+  CHECK(schedule_cached("static-256x8-cached"));
+  CHECK_FALSE(schedule_cached("static-256x8-even"));
+  CHECK(cached_schedule("static-256x8-u4-even") == "static-256x8-u4-cached-even");
+  CHECK(cached_schedule("static-256x8-cached-even") == "static-256x8-cached-even");
+  CHECK(cached_schedule("static-256x8") == "static-256x8-cached");
+  const PolicyForm f = policy_form("real.f64/ell-aos-aos-d16/static-512x2-tpr4-u8-cached-even@rcm");
+  CHECK(f.narrow);
+  CHECK(f.base == "real.f64/ell-aos-aos/static-512x2-tpr4-even@rcm");
+  CHECK(f.wide == "real.f64/ell-aos-aos/static-512x2-tpr4-u8-cached-even@rcm");
+
+  // Neighbours far below the L2 whose fastest is an even-grid variant, evict-first; a query of half the L2
+  // gets its cached form, and every candidate is a name the generator reads.
+  const double l2 = static_cast<double>(test_gpu().l2_bytes);
+  const std::string even = "real.f64/ell-aos-aos/static-256x8-u4-even";
+  const GridDb grids("even", {{even, 0.8}}, 0.05 * l2);
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const HostMatrix grid = banded(7000, 7, "grid");
+  ModelQuery q{compute_features(grid), 0.5 * l2, "real", Precision::f64, Op::n, false};
+  q.features.narrow_fits = 0;
+  Prediction p = model.predict(q);
+  REQUIRE_FALSE(p.empty());
+  CHECK(p.ranked.front().variant == "real.f64/ell-aos-aos/static-256x8-u4-cached-even");
+  for (const auto& c : p.ranked) {
+    CAPTURE(c.variant);
+    CHECK_NOTHROW(Variant::parse(c.variant));
+  }
+  // The cached even variant fastest, a query twice the L2: no cached candidate.
+  const GridDb cached_even("cached-even", {{"real.f64/ell-aos-aos/static-256x8-cached-even", 0.8}});
+  const SelectionModel streamed(cached_even.db, test_gpu().l2_bytes);
+  q.compulsory_bytes = 2.0 * l2;
+  p = streamed.predict(q);
+  REQUIRE_FALSE(p.empty());
+  for (const auto& c : p.ranked) CHECK(c.variant.find("-cached") == std::string::npos);
+}
+
 TEST_CASE("model: a query of few rows gets more threads per row than its larger neighbours' best") {
   // Neighbours of 200k rows: ELL with one thread per row fastest, csr with 16 threads per row 1.3x slower.
   // A query of 4,000 rows runs 4,000 threads with one per row, too few to hide the loads' latency: the
