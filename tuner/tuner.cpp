@@ -73,6 +73,13 @@ std::string format_seconds(double s) {
 constexpr int kPolicyTwins = 3;  // variants whose load-policy and unroll twins are measured
 // The renumbering stage searches the schedules of its best variant if that is within this of the best.
 constexpr double kRenumberedKeep = 1.15;
+// sorted_window_siblings: stage one's sorted sell variants within this of the windows' source pair get the
+// fastest window, at most kWindowSiblings of them. The scanned Dirac 260 MB in f32 (H100, twenty-ninth
+// session): four sorted pairs within 5% at stage one, and the one the windows were tried on was not the
+// one that wins at sigma 64 (51.4 us warm in the twenty-seventh session against 58.2-58.5 us in two of
+// three tunes without it).
+constexpr double kWindowSiblingKeep = 1.10;
+constexpr int kWindowSiblings = 6;
 // HiSparse layouts past the first run (in the first's fastest setup) only where the first is within this
 // factor of stage one's best, i.e. where one of them could win. H100, 2026-11-25, main set, cold tune with
 // 2.0 here: the later layouts ran in 14 of 26 searches and were at most 1.12x faster than the first
@@ -295,6 +302,44 @@ std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const 
     return out;
   }
   return {};
+}
+
+std::vector<Variant> sorted_window_siblings(const MatrixRecord& measured, const std::vector<Variant>& stage1,
+                                            const std::vector<Variant>& windows) {
+  if (windows.empty()) return {};
+  auto time_of = [&](const Variant& v) {
+    const auto* m = measured.find(v.name());
+    return m && m->ok() ? m->median_us : -1.0;
+  };
+  // The pair the windows came from (its stage-one window) and the fastest window.
+  const Variant* source = nullptr;
+  for (const auto& v : stage1) {
+    Variant w = v;
+    w.layout.sigma = windows.front().layout.sigma;
+    if (v.layout.sorted() && w == windows.front()) source = &v;
+  }
+  const Variant* best = nullptr;
+  for (const auto& w : windows)
+    if (time_of(w) > 0 && (!best || time_of(w) < time_of(*best))) best = &w;
+  const double source_us = source ? time_of(*source) : -1;
+  if (!source || !best || source_us <= 0 || time_of(*best) >= source_us) return {};
+  std::vector<std::pair<double, Variant>> ranked;
+  for (const auto& v : stage1) {
+    const double us = time_of(v);
+    if (!v.layout.sorted() || v.layout.slice != source->layout.slice || v.layout.sigma != source->layout.sigma ||
+        v == *source || us <= 0 || us > kWindowSiblingKeep * source_us)
+      continue;
+    Variant s = v;
+    s.layout.sigma = best->layout.sigma;
+    if (!measured.find(s.name())) ranked.emplace_back(us, s);
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  std::vector<Variant> out;
+  for (const auto& [us, s] : ranked) {
+    if (static_cast<int>(out.size()) >= kWindowSiblings) break;
+    out.push_back(s);
+  }
+  return out;
 }
 
 std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unroll, bool narrow, bool in_l2) {
@@ -1519,6 +1564,12 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     // With the schedule grid that follows, as for the atomic kind below (a window rarely changes the best
     // pairs); op t/h compile it with the atomic kind instead.
     run_variants(job, windows, staged ? std::vector<Variant>{} : stage_two_variants(job, stage1, limits));
+    if (const auto siblings = sorted_window_siblings(job.record, stage1, windows); !siblings.empty()) {
+      pack_layouts(job, siblings);  // a sibling on another inner layout is a pack of its own
+      job.stage = "sorted sell windows (siblings)";
+      run_variants(job, siblings);
+      stage1.insert(stage1.end(), siblings.begin(), siblings.end());
+    }
     stage1.insert(stage1.end(), windows.begin(), windows.end());
   }
   if (staged) {

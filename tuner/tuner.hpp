@@ -278,6 +278,14 @@ bool sorted_sell_pays(const MatrixFeatures& f, int components);
 // larger ones sort the same and are left out).
 std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
                                             int32_t rows, int top);
+// After the windows: where one of them beat the window stage one used, that window for the other sorted
+// sell variants of stage one on the same slice within kWindowSiblingKeep of the pair the windows came from
+// (the padding a window saves is the same for every vector layout and threads per row; which of those is
+// fastest is not: the scanned Dirac's f32 winner is sell32s64 with aos x and one thread per row, while the
+// windows were tried on the aos-soa pair 1.7% ahead of it at stage one). At most kWindowSiblings, fastest
+// first; those measured already are left out.
+std::vector<Variant> sorted_window_siblings(const MatrixRecord& measured, const std::vector<Variant>& stage1,
+                                            const std::vector<Variant>& windows);
 // The load-policy and unroll stage: twins of the fastest row-family variant of each of the `n` fastest
 // (layout, threads-per-row) pairs measured so far (those not timed yet): with the other matrix load
 // policy (Schedule::cached_matrix) and, with `unroll`, with 2, 4 and 8 loop iterations unrolled

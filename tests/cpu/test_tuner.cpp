@@ -587,6 +587,42 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
   CHECK(sorted_window_variants(r, stage1, 100000, 2).empty());
 }
 
+TEST_CASE("tuner: a window that beats stage one's goes to the other sorted pairs near the one it was tried on") {
+  // The scanned Dirac's shape (H100, twenty-ninth session): windows tried on the fastest sorted pair
+  // (aos-soa); sigma 64 won there; the aos-aos pairs within 10% get sigma 64 too, fastest first; the soa
+  // inner layout 1.2x slower and the sell16 one (another slice) do not.
+  const auto v = [](const std::string& name) { return Variant::parse(name); };
+  const std::vector<Variant> stage1 = {
+      v("quaternion.f32/sell32s256-aos-soa/static-256x8"), v("quaternion.f32/sell32s256-aos-aos/static-256x8-tpr4"),
+      v("quaternion.f32/sell32s256-aos-aos/static-256x8"), v("quaternion.f32/sell32s256-soa-aos/static-256x8"),
+      v("quaternion.f32/sell16s256-aos-aos/static-256x8"), v("quaternion.f32/csr-aos-aos/static-256x8-tpr8")};
+  MatrixRecord r;
+  auto measured = [&](const std::string& name, double us) { add_measurement(r, name, us, "ok"); };
+  measured("quaternion.f32/sell32s256-aos-soa/static-256x8", 63.8);
+  measured("quaternion.f32/sell32s256-aos-aos/static-256x8-tpr4", 64.8);
+  measured("quaternion.f32/sell32s256-aos-aos/static-256x8", 64.9);
+  measured("quaternion.f32/sell32s256-soa-aos/static-256x8", 76.0);
+  measured("quaternion.f32/sell16s256-aos-aos/static-256x8", 64.0);
+  measured("quaternion.f32/csr-aos-aos/static-256x8-tpr8", 66.0);
+  const auto windows = sorted_window_variants(r, stage1, 800000, 3);
+  REQUIRE(windows.size() == 3);
+  CHECK(sorted_window_siblings(r, stage1, windows).empty());  // no window timed yet
+  measured("quaternion.f32/sell32s64-aos-soa/static-256x8", 60.4);
+  measured("quaternion.f32/sell32s1024-aos-soa/static-256x8", 62.0);
+  measured("quaternion.f32/sell32s8192-aos-soa/static-256x8", 65.0);
+  std::vector<std::string> names;
+  for (const auto& s : sorted_window_siblings(r, stage1, windows)) names.push_back(s.name());
+  CHECK(names == std::vector<std::string>{"quaternion.f32/sell32s64-aos-aos/static-256x8-tpr4",
+                                          "quaternion.f32/sell32s64-aos-aos/static-256x8"});
+  // Measured already: not again. A window no better than stage one's: none.
+  measured("quaternion.f32/sell32s64-aos-aos/static-256x8-tpr4", 61.0);
+  CHECK(sorted_window_siblings(r, stage1, windows).size() == 1);
+  for (const char* w : {"quaternion.f32/sell32s64-aos-soa/static-256x8", "quaternion.f32/sell32s1024-aos-soa/static-256x8",
+                        "quaternion.f32/sell32s8192-aos-soa/static-256x8"})
+    measured(w, 70.0);
+  CHECK(sorted_window_siblings(r, stage1, windows).empty());
+}
+
 TEST_CASE("tuner: the load-policy stage times the cached and unrolled twins of the fastest row variants") {
   MatrixRecord r;
   auto measured = [&r](const std::string& name, double us, const char* status = "ok") { add_measurement(r, name, us, status); };
