@@ -185,7 +185,10 @@ void TuningDatabase::read() {
              j.value("kernel_templates", "") != device_headers().digest;
     records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
     for (size_t i = 0; i < records_.size() && i < measured.size(); ++i) records_[i].measurements = std::move(measured[i]);
-    if (j.contains("gpu") && j["gpu"].is_object()) file_l2_bytes_ = j["gpu"].value("l2_bytes", 0LL);
+    if (j.contains("gpu") && j["gpu"].is_object()) {
+      file_l2_bytes_ = j["gpu"].value("l2_bytes", 0LL);
+      file_sm_count_ = j["gpu"].value("sm_count", 0);
+    }
     for (const auto& d : j.value("domains", nlohmann::json::array()))
       domains_.push_back({d.at("domain"), d.at("entry"), d.at("precision"), d.at("winner"),
                           d.value("geomean_speedup", 0.0), d.value("matrices", std::vector<std::string>{}),

@@ -83,6 +83,8 @@ class TuningDatabase {
   bool stale() const { return stale_; }
   // The L2 size of the database's GPU (from the GPU, or as the file recorded it; 0 if unknown).
   long long l2_bytes() const { return have_gpu_ ? gpu_.l2_bytes : file_l2_bytes_; }
+  // Its SMs, the same way (0 if unknown).
+  int sm_count() const { return have_gpu_ ? gpu_.sm_count : file_sm_count_; }
   std::string warning() const { return warning_; }  // what was wrong with the file, if anything
 
   MatrixRecord* find(const std::string& hash, const std::string& precision, const std::string& op = "n");
@@ -126,6 +128,7 @@ class TuningDatabase {
   DeviceInfo gpu_;
   bool have_gpu_ = false;  // false: opened read-only by path
   long long file_l2_bytes_ = 0;
+  int file_sm_count_ = 0;
   bool stale_ = false;
   std::string warning_;
   std::vector<MatrixRecord> records_;

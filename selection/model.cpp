@@ -40,6 +40,7 @@ double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
 
 // How many of the first wide candidates get their narrow twin rated (SelectionModel::predict).
 constexpr size_t kTwinSeeds = 8;
+constexpr int kWideEntryBytes = 16;  // few_blocks_form: entries at least this wide
 
 // Whether the model may learn from a measurement: the search's own (not what jitsparse evaluate added since:
 // the model must see a record as the search left it, or a second evaluation would predict from what the
@@ -243,6 +244,23 @@ std::vector<std::string> threads_per_row_twins(const std::vector<Candidate>& ran
   return twins;
 }
 
+// A static row kernel of wide entries (16 bytes or more: complex and quaternion f64, quaternion f32, 3x3
+// blocks) whose grid holds fewer blocks than the GPU has SMs, with its launch bounds' blocks per SM set to
+// one; "" where that changes nothing. Every SM then holds at most one of its blocks whatever the bounds
+// say, so asking for more only caps the registers (2048 threads leave 32 a thread: wide entries spill).
+// On the H100 database of the twenty-ninth session (op n, 1,123 pairs of one variant timed at one and at
+// more blocks per SM on such grids): one block per SM 0.83x the time of eight or more (88% faster, never
+// more than 1% slower), 0.89x of two, 0.98-0.99x of three or four; neutral (1.00x) for narrower entries.
+std::string few_blocks_form(std::string_view variant, long long rows, int sm_count) {
+  const NameParts n = split_name(variant);
+  if (!n.ok || !n.ordering.empty() || n.schedule.rfind("static-", 0) != 0) return "";
+  Variant v = Variant::parse(std::string(variant));
+  const long long threads = rows * v.schedule.threads_per_row;
+  if (v.schedule.blocks_per_sm <= 1 || threads >= static_cast<long long>(sm_count) * v.schedule.threads) return "";
+  v.schedule.blocks_per_sm = 1;
+  return v.name();
+}
+
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
 bool any_renumbered(const std::vector<const Profile*>& profiles, std::string_view ordering) {
   return std::any_of(profiles.begin(), profiles.end(), [&](const Profile* p) { return p->ordering_us.count(ordering) > 0; });
@@ -371,7 +389,11 @@ struct SelectionModel::Cache {
 };
 
 SelectionModel::SelectionModel(const TuningDatabase& db, long long l2_bytes, int neighbours)
-    : db_(db), l2_bytes_(l2_bytes), neighbours_(std::max(1, neighbours)), cache_(std::make_unique<Cache>(l2_bytes)) {}
+    : db_(db),
+      l2_bytes_(l2_bytes),
+      sm_count_(db.sm_count()),
+      neighbours_(std::max(1, neighbours)),
+      cache_(std::make_unique<Cache>(l2_bytes)) {}
 
 SelectionModel::~SelectionModel() = default;
 
@@ -704,6 +726,19 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   }
   rank();
   if (out.ranked.empty()) return out;
+  // Wide entries on a grid of fewer blocks than SMs: one block per SM (few_blocks_form). The candidates
+  // keep their expected times; a rewritten one that repeats an earlier candidate goes.
+  const int entry_bytes = q.components * scalar_bytes(q.precision);
+  if (q.op == Op::n && sm_count_ > 0 && entry_bytes >= kWideEntryBytes) {
+    std::unordered_set<std::string> seen;
+    std::vector<Candidate> kept;
+    kept.reserve(out.ranked.size());
+    for (auto& c : out.ranked) {
+      if (std::string one = few_blocks_form(c.variant, q.features.rows, sm_count_); !one.empty()) c.variant = std::move(one);
+      if (seen.insert(c.variant).second) kept.push_back(std::move(c));
+    }
+    out.ranked = std::move(kept);
+  }
 
   // Confidence: the first candidate's spread over the neighbours and how far the nearest one is.
   const Candidate& top = out.ranked.front();

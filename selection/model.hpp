@@ -116,6 +116,7 @@ class SelectionModel {
   struct Cache;
   const TuningDatabase& db_;
   long long l2_bytes_;
+  int sm_count_;  // the database's GPU (0 unknown: no rule that needs it)
   int neighbours_;
   std::unique_ptr<Cache> cache_;
 };

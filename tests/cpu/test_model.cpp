@@ -795,6 +795,40 @@ TEST_CASE("model: the load policy of an even-grid variant is read before its -ev
   for (const auto& c : p.ranked) CHECK(c.variant.find("-cached") == std::string::npos);
 }
 
+TEST_CASE("model: wide entries on a grid of fewer blocks than SMs get one block per SM") {
+  // The regular family's timings as complex f64 records (16-byte entries). The test GPU has 4 SMs: a
+  // 300-row query runs ELL's 256-thread blocks as 2 blocks, a 5,000-row one as 20. Only the first is
+  // rewritten to static-256x1, and only for complex (real entries are 8 bytes).
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-model-few-" + std::to_string(::getpid()));
+  {
+    TuningDatabase db(test_gpu(), dir);
+    REQUIRE(db.sm_count() == test_gpu().sm_count);
+    REQUIRE(test_gpu().sm_count * 256 > 300);
+    REQUIRE(test_gpu().sm_count * 256 < 5000);
+    auto as_complex = [](std::string v) { return v.replace(0, 4, "complex"); };  // "real.f64/..." -> "complex.f64/..."
+    for (int i = 0; i < 6; ++i) {
+      MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", families()[0].relative);
+      r.entry = "complex";
+      for (auto& m : r.measurements) m.variant = as_complex(m.variant);
+      r.winner = as_complex(r.winner);
+      db.upsert(r);
+    }
+    const SelectionModel model(db, test_gpu().l2_bytes);
+    for (const int32_t rows : {300, 5000}) {
+      CAPTURE(rows);
+      const HostMatrix grid = banded(rows, 7, "query");
+      ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64) * 2, "complex", Precision::f64, Op::n, false, 2};
+      q.features.narrow_fits = 0;
+      const Prediction p = model.predict(q);
+      REQUIRE_FALSE(p.empty());
+      CHECK(p.ranked.front().variant == (rows == 300 ? "complex.f64/ell-aos-aos/static-256x1" : "complex.f64/ell-aos-aos/static-256x8"));
+      std::set<std::string> names;
+      for (const auto& c : p.ranked) CHECK(names.insert(c.variant).second);  // no candidate twice
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("model: a query of few rows gets more threads per row than its larger neighbours' best") {
   // Neighbours of 200k rows: ELL with one thread per row fastest, csr with 16 threads per row 1.3x slower.
   // A query of 4,000 rows runs 4,000 threads with one per row, too few to hide the loads' latency: the
