@@ -76,7 +76,9 @@ TEST_CASE("tuner: the database round-trips and selection says which level it use
   TempCache cache;
   const EntryType& q = EntryRegistry::instance().get("quaternion");
   RandomMatrixOptions o;
-  o.rows = o.cols = 500;
+  // 2,000 rows: more 256-thread blocks than the fake GPU's 4 SMs, so the model keeps the tuned blocks per
+  // SM (a smaller grid of these wide entries gets one block per SM: few_blocks_form, test_model.cpp)
+  o.rows = o.cols = 2000;
   o.mean_row = 7;
   o.name = "tuned";
   const HostMatrix tuned = random_matrix(q, o);
