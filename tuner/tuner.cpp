@@ -453,44 +453,6 @@ std::vector<Variant> even_grid_twins(const MatrixRecord& measured, int n, int64_
   return out;
 }
 
-std::vector<Variant> policy_schedule_twins(const MatrixRecord& measured, int n) {
-  const MeasurementRecord* fastest = nullptr;
-  for (const auto& m : measured.measurements)
-    if (m.ok() && (!fastest || m.median_us < fastest->median_us)) fastest = &m;
-  if (!fastest) return {};
-  const Variant best = Variant::parse(fastest->variant);
-  const Schedule& bs = best.schedule;
-  if (!bs.row_family() || (!best.layout.narrow && !bs.cached_matrix && bs.unroll == 2)) return {};
-  // The same pair as `best` in any policy: its schedules, each at its fastest time.
-  auto same_pair = [&](const Variant& v) {
-    Layout l = v.layout;
-    l.narrow = best.layout.narrow;
-    return l == best.layout && v.schedule.row_family() && v.schedule.threads_per_row == bs.threads_per_row &&
-           v.op == best.op && v.transpose == best.transpose && v.ordering == best.ordering &&
-           v.renumbered_y == best.renumbered_y;
-  };
-  auto schedule_key = [](const Schedule& s) { return std::make_tuple(s.kind, s.threads, s.blocks_per_sm, s.even_grid); };
-  std::map<std::tuple<ScheduleKind, int, int, bool>, double> schedules;
-  for (const auto& m : measured.measurements) {
-    if (!m.ok()) continue;
-    const Variant v = Variant::parse(m.variant);
-    if (!same_pair(v) || schedule_key(v.schedule) == schedule_key(bs)) continue;
-    auto [it, fresh] = schedules.emplace(schedule_key(v.schedule), m.median_us);
-    if (!fresh) it->second = std::min(it->second, m.median_us);
-  }
-  std::vector<std::pair<double, std::tuple<ScheduleKind, int, int, bool>>> ranked;
-  for (const auto& [key, us] : schedules) ranked.emplace_back(us, key);
-  std::sort(ranked.begin(), ranked.end());
-  std::vector<Variant> out;
-  for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < n; ++i) {
-    Variant twin = best;
-    std::tie(twin.schedule.kind, twin.schedule.threads, twin.schedule.blocks_per_sm, twin.schedule.even_grid) =
-        ranked[i].second;
-    if (!measured.find(twin.name())) out.push_back(twin);
-  }
-  return out;
-}
-
 namespace {
 
 // The largest block count of the search with t * b within the SM's threads.
@@ -1717,13 +1679,10 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     pack_layouts(job, twins);  // a narrow twin is a layout of its own
     run_variants(job, twins);
     renumbering_stage();
-    job.stage = "even grids, policy schedules";
-    auto last = even_grid_twins(job.record, kEvenGridTwins, a.rows, a.cols, ctx_.device().sm_count);
-    if (unroll)  // over half the L2, where a policy's gain depends on the schedule's loads in flight
-      for (auto& v : policy_schedule_twins(job.record, kPolicyScheduleTwins))
-        if (std::find(last.begin(), last.end(), v) == last.end()) last.push_back(std::move(v));
-    pack_layouts(job, last);  // packed already by the stages that timed their plain or policy forms
-    run_variants(job, last);
+    job.stage = "even grids";
+    const auto even = even_grid_twins(job.record, kEvenGridTwins, a.rows, a.cols, ctx_.device().sm_count);
+    pack_layouts(job, even);  // packed already by the stages that timed their plain forms
+    run_variants(job, even);
   }
 
   const bool stopped = out_of_budget();

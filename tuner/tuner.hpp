@@ -313,14 +313,6 @@ std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n);
 // only.
 constexpr int kEvenGridTwins = 3;
 std::vector<Variant> even_grid_twins(const MatrixRecord& measured, int n, int64_t rows, int64_t cols, int sm_count);
-// With the even grids, on matrices over half the L2: where the fastest variant is a policy twin (narrow
-// columns, cached loads or unrolled), the same policy at the next n schedules of its pair (layout, threads
-// per row, kind, ordering; the schedules its other forms ran, fastest first), those `measured` lacks. The
-// policy stage twins each pair's fastest schedule only, and near-equal schedules differ in what a policy
-// gains: the scanned Dirac f32's narrow twin gave 0.9% at 768x2 and 5.5% at 1024x2 (H100, twenty-seventh
-// and twenty-ninth sessions).
-constexpr int kPolicyScheduleTwins = 2;
-std::vector<Variant> policy_schedule_twins(const MatrixRecord& measured, int n);
 // renumbering_may_pay (core/features.hpp) says which matrices get the renumbering stage.
 // The winner of a domain's records: the variant, in its policy-free form (row kernels without cached loads,
 // narrowness and unrolling, which the search picks per matrix), with the best geometric-mean speedup over

@@ -589,39 +589,6 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
   CHECK(sorted_window_variants(r, stage1, 100000, 2).empty());
 }
 
-TEST_CASE("tuner: the fastest policy twin's policy goes to the next schedules of its pair") {
-  MatrixRecord r;
-  auto measured = [&](const std::string& name, double us) { add_measurement(r, name, us, "ok"); };
-  // The scanned Dirac's case: the pair sell32s64-aos-aos (one thread per row) at four schedules; the
-  // policy stage twinned the fastest (768x2), whose narrow form won; another pair and a renumbered form
-  // of this one are not the pair.
-  measured("quaternion.f32/sell32s64-aos-aos/static-768x2", 56.76);
-  measured("quaternion.f32/sell32s64-aos-aos/static-512x4", 57.01);
-  measured("quaternion.f32/sell32s64-aos-aos/static-1024x2", 57.26);
-  measured("quaternion.f32/sell32s64-aos-aos/static-256x8", 57.96);
-  measured("quaternion.f32/sell32s64-aos-aos/static-1024x2-tpr4", 56.9);
-  measured("quaternion.f32/sell32s64-aos-soa/static-640x2", 56.8);
-  CHECK(policy_schedule_twins(r, 2).empty());  // the fastest is plain: no policy to carry
-  measured("quaternion.f32/sell32s64-aos-aos-d16/static-768x2", 56.26);
-  measured("quaternion.f32/sell32s64-aos-aos-d16/static-768x2-cached", 58.0);
-  std::vector<std::string> names;
-  for (const auto& v : policy_schedule_twins(r, 2)) names.push_back(v.name());
-  CHECK(names == std::vector<std::string>{"quaternion.f32/sell32s64-aos-aos-d16/static-512x4",
-                                          "quaternion.f32/sell32s64-aos-aos-d16/static-1024x2"});
-  measured("quaternion.f32/sell32s64-aos-aos-d16/static-512x4", 56.5);
-  names.clear();
-  for (const auto& v : policy_schedule_twins(r, 2)) names.push_back(v.name());
-  CHECK(names == std::vector<std::string>{"quaternion.f32/sell32s64-aos-aos-d16/static-1024x2"});
-  // An unrolled, cached fastest carries both.
-  MatrixRecord u;
-  add_measurement(u, "real.f64/ell-aos-aos/static-512x4", 10.0);
-  add_measurement(u, "real.f64/ell-aos-aos/dynamic-256x8", 10.2);
-  add_measurement(u, "real.f64/ell-aos-aos/static-512x4-u4-cached", 9.0);
-  const auto twins = policy_schedule_twins(u, 2);
-  REQUIRE(twins.size() == 1);
-  CHECK(twins[0].name() == "real.f64/ell-aos-aos/dynamic-256x8-u4-cached");
-}
-
 TEST_CASE("tuner: a window that beats stage one's goes to the other sorted pairs near the one it was tried on") {
   // The scanned Dirac's shape (H100, twenty-ninth session): windows tried on the fastest sorted pair
   // (aos-soa); sigma 64 won there; the aos-aos pairs within 10% get sigma 64 too, fastest first; the soa
