@@ -251,14 +251,26 @@ std::vector<std::string> threads_per_row_twins(const std::vector<Candidate>& ran
 // On the H100 database of the twenty-ninth session (op n, 1,123 pairs of one variant timed at one and at
 // more blocks per SM on such grids): one block per SM 0.83x the time of eight or more (88% faster, never
 // more than 1% slower), 0.89x of two, 0.98-0.99x of three or four; neutral (1.00x) for narrower entries.
+// Read off the name's text (a parse of every candidate cost a prediction 0.4 ms on the 2-core machine).
 std::string few_blocks_form(std::string_view variant, long long rows, int sm_count) {
   const NameParts n = split_name(variant);
-  if (!n.ok || !n.ordering.empty() || n.schedule.rfind("static-", 0) != 0) return "";
-  Variant v = Variant::parse(std::string(variant));
-  const long long threads = rows * v.schedule.threads_per_row;
-  if (v.schedule.blocks_per_sm <= 1 || threads >= static_cast<long long>(sm_count) * v.schedule.threads) return "";
-  v.schedule.blocks_per_sm = 1;
-  return v.name();
+  constexpr std::string_view kStatic = "static-";
+  if (!n.ok || !n.ordering.empty() || n.schedule.rfind(kStatic, 0) != 0) return "";
+  const std::string_view s = n.schedule;
+  auto digits_at = [&](size_t at, long long& value) {  // the number at `at`, and where it ends
+    size_t end = at;
+    value = 0;
+    while (end < s.size() && s[end] >= '0' && s[end] <= '9') value = value * 10 + (s[end++] - '0');
+    return end;
+  };
+  long long threads = 0, blocks = 0, tpr = 1;
+  const size_t x = digits_at(kStatic.size(), threads);
+  if (x >= s.size() || s[x] != 'x') return "";
+  const size_t after_blocks = digits_at(x + 1, blocks);
+  if (const size_t t = s.find("-tpr", after_blocks); t != std::string_view::npos) digits_at(t + 4, tpr);
+  if (threads <= 0 || blocks <= 1 || rows * tpr >= static_cast<long long>(sm_count) * threads) return "";
+  const size_t schedule_at = static_cast<size_t>(s.data() - variant.data());
+  return std::string(variant.substr(0, schedule_at + x + 1)) + "1" + std::string(variant.substr(schedule_at + after_blocks));
 }
 
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
@@ -730,14 +742,21 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // keep their expected times; a rewritten one that repeats an earlier candidate goes.
   const int entry_bytes = q.components * scalar_bytes(q.precision);
   if (q.op == Op::n && sm_count_ > 0 && entry_bytes >= kWideEntryBytes) {
-    std::unordered_set<std::string> seen;
-    std::vector<Candidate> kept;
-    kept.reserve(out.ranked.size());
-    for (auto& c : out.ranked) {
-      if (std::string one = few_blocks_form(c.variant, q.features.rows, sm_count_); !one.empty()) c.variant = std::move(one);
-      if (seen.insert(c.variant).second) kept.push_back(std::move(c));
+    std::unordered_map<std::string, int> rewritten;  // name -> candidates holding it so far
+    for (auto& c : out.ranked)
+      if (std::string one = few_blocks_form(c.variant, q.features.rows, sm_count_); !one.empty()) {
+        c.variant = std::move(one);
+        rewritten.emplace(c.variant, 0);
+      }
+    if (!rewritten.empty()) {  // only a rewritten name can repeat one
+      std::vector<Candidate> kept;
+      kept.reserve(out.ranked.size());
+      for (auto& c : out.ranked) {
+        const auto it = rewritten.find(c.variant);
+        if (it == rewritten.end() || it->second++ == 0) kept.push_back(std::move(c));
+      }
+      out.ranked = std::move(kept);
     }
-    out.ranked = std::move(kept);
   }
 
   // Confidence: the first candidate's spread over the neighbours and how far the nearest one is.
