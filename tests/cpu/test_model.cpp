@@ -823,7 +823,10 @@ TEST_CASE("model: wide entries on a grid of fewer blocks than SMs get one block 
       REQUIRE_FALSE(p.empty());
       CHECK(p.ranked.front().variant == (rows == 300 ? "complex.f64/ell-aos-aos/static-256x1" : "complex.f64/ell-aos-aos/static-256x8"));
       std::set<std::string> names;
-      for (const auto& c : p.ranked) CHECK(names.insert(c.variant).second);  // no candidate twice
+      for (const auto& c : p.ranked) {
+        CHECK(names.insert(c.variant).second);  // no candidate twice
+        CHECK_NOTHROW(Variant::parse(c.variant));  // the rewritten names read back
+      }
     }
   }
   std::filesystem::remove_all(dir);
