@@ -30,13 +30,9 @@ inline bool stays_in_l2(double compulsory_bytes, long long l2_bytes) {
 }
 
 // Whether unrolling a row kernel's loop (more loads in flight) may pay: on matrices over half the L2, whose
-// speed the loads in flight bound, and at any size for entries of 4 bytes (real f32), whose loop body
-// loads too little to keep the SM busy (H100, twenty-ninth session: below half the L2 the evaluations had
-// timed 100 unrolled-by-4 twins of real f32 row kernels: 0.85x their plain twin at one thread per row
-// on meshes, 0.82x at 8-32 on graphs, the record's best several times; never the search's, which did not
-// try them; wider entries 1.0-1.07x there). The tuner and quick tuning time unrolled twins only there.
-inline bool unrolling_may_pay(double compulsory_bytes, long long l2_bytes, int entry_bytes) {
-  return compulsory_bytes > 0.5 * static_cast<double>(l2_bytes) || (entry_bytes > 0 && entry_bytes <= 4);
+// speed the loads in flight bound; the tuner and quick tuning time unrolled twins only there.
+inline bool unrolling_may_pay(double compulsory_bytes, long long l2_bytes) {
+  return compulsory_bytes > 0.5 * static_cast<double>(l2_bytes);
 }
 
 // GB/s (1e9 bytes per second) for a time in microseconds.

@@ -58,8 +58,7 @@ QuickWalk quick_walk(const Prediction& pred, const QuickPlan& plan, const Matrix
     }
   };
   const EntryType* entry = EntryRegistry::instance().contains(r.entry) ? &EntryRegistry::instance().get(r.entry) : nullptr;
-  const int entry_bytes = entry ? entry->num_components() * scalar_bytes(parse_precision(r.precision)) : 0;
-  const bool unroll = unrolling_may_pay(r.compulsory_bytes, l2_bytes, entry_bytes);
+  const bool unroll = unrolling_may_pay(r.compulsory_bytes, l2_bytes);
   const QuickMatrix m{entry, limits, unroll, r.features.narrow_fits == 1,
                       sorted_sell_pays(r.features, entry ? entry->num_components() : 1)};
   std::vector<std::vector<std::string>> steps;

@@ -1423,7 +1423,6 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   const EntryType& entry = a.entry;
   const ScheduleLimits limits = schedule_limits(ctx_.device());
   const Op op = options_.op;
-  const int entry_bytes = entry.num_components() * scalar_bytes(p);  // unrolling_may_pay
   Job job;
   job.a = &a;
   job.precision = p;
@@ -1616,7 +1615,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   // The renumbering stage (ordering_twins), after the search.
   auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
-    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes, entry_bytes);
+    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const bool in_l2 = stays_in_l2(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const Ordering ordering = preferred_ordering(facts.features);
     job.stage = "renumbering (" + to_string(ordering) + ")";
@@ -1654,7 +1653,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
   if (job.quick) {  // the later steps of quick tuning, each from what the ones before measured
     std::vector<std::vector<std::string>> steps(1);
     for (const auto& v : stage1) steps[0].push_back(v.name());
-    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes, entry_bytes);
+    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const QuickMatrix qm{&entry, limits, unroll, facts.features.narrow_fits == 1, facts.sorting_pays};
     for (int k = 1; k < kQuickSteps; ++k) {
       steps.push_back(quick_step(k, quick_pred, plan, qm, steps, record_times(job.record)));
@@ -1674,7 +1673,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     job.stage = "schedule grid (refined)";
     run_variants(job, refined_stage_two(job.record, coarse, limits));
     job.stage = "load policy and unroll";
-    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes, entry_bytes);
+    const bool unroll = unrolling_may_pay(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const bool in_l2 = stays_in_l2(job.record.compulsory_bytes, ctx_.device().l2_bytes);
     const auto twins = policy_twins(job.record, kPolicyTwins, unroll, facts.features.narrow_fits == 1, in_l2);
     pack_layouts(job, twins);  // a narrow twin is a layout of its own

@@ -16,7 +16,6 @@
 #include "core/features.hpp"
 #include "core/file_util.hpp"
 #include "core/random_matrix.hpp"
-#include "core/yardstick.hpp"
 #include "generator/cubin_info.hpp"
 #include "generator/kernel_builder.hpp"
 #include "generator/source_gen.hpp"
@@ -588,16 +587,6 @@ TEST_CASE("tuner: sorted sell layouts are searched where sorting cuts padding, a
   measured("real.f64/sell32s256-soa-aos/static-256x8", 40);
   measured("real.f64/sell32s256-aos-aos/static-256x8", 41);
   CHECK(sorted_window_variants(r, stage1, 100000, 2).empty());
-}
-
-TEST_CASE("tuner: unrolled twins over half the L2, and at any size for 4-byte entries") {
-  const long long l2 = 50ll << 20;
-  CHECK(unrolling_may_pay(0.6 * l2, l2, 16));
-  CHECK_FALSE(unrolling_may_pay(0.4 * l2, l2, 8));   // real f64, complex f32 in the L2
-  CHECK_FALSE(unrolling_may_pay(0.01 * l2, l2, 36));  // block3 f32
-  CHECK(unrolling_may_pay(0.01 * l2, l2, 4));        // real f32: any size
-  CHECK(unrolling_may_pay(0.6 * l2, l2, 0));          // entry unknown: by size only
-  CHECK_FALSE(unrolling_may_pay(0.4 * l2, l2, 0));
 }
 
 TEST_CASE("tuner: a window that beats stage one's goes to the other sorted pairs near the one it was tried on") {
