@@ -273,6 +273,31 @@ std::string few_blocks_form(std::string_view variant, long long rows, int sm_cou
   return std::string(variant.substr(0, schedule_at + x + 1)) + "1" + std::string(variant.substr(schedule_at + after_blocks));
 }
 
+// Whether a matrix's columns lie far from its rows on average: over an eighth of the columns away
+// (mean |col - row| x 1024 / cols over 128). Random orders sit at 290-350 on this scale, an icosphere's
+// natural order at 220-240, every scanned or natural mesh and box of the H100 database at 2-95.
+bool scattered_columns(const MatrixFeatures& f) {
+  return f.cols > 0 && f.mean_distance_from_diagonal * 1024.0 / static_cast<double>(f.cols) > 128.0;
+}
+
+// A variant with x and y in soa (one array per vector component) in its aos form; "" for other layouts
+// and renumbered variants (their x is gathered in the renumbered, local order). A scattered matrix gathers
+// each x element from its own sector, and soa makes that one sector per component: on the H100 database
+// of the twenty-ninth session (pairs differing only in the vector layout) soa ran 1.12-1.54x the time of
+// aos on scattered compound matrices (faster in 1-19% of pairs) against 1.04-1.14x on local ones, so
+// neighbours in mesh order understate its cost (a random-order 3x3-block query took csr-soa-soa: 2.2x).
+std::string scattered_x_form(std::string_view variant) {
+  const NameParts n = split_name(variant);
+  if (!n.ok || !n.ordering.empty()) return "";
+  // layout: outer-inner-vector[-d16]
+  const size_t first = n.layout.find('-'), second = first == std::string_view::npos ? first : n.layout.find('-', first + 1);
+  if (second == std::string_view::npos || n.layout.substr(second + 1, 3) != "soa") return "";
+  const size_t at = static_cast<size_t>(n.layout.data() - variant.data()) + second + 1;
+  std::string out(variant);
+  out.replace(at, 3, "aos");
+  return out;
+}
+
 // Whether any neighbour timed a variant renumbered in this ordering ("@rcm").
 bool any_renumbered(const std::vector<const Profile*>& profiles, std::string_view ordering) {
   return std::any_of(profiles.begin(), profiles.end(), [&](const Profile* p) { return p->ordering_us.count(ordering) > 0; });
@@ -738,16 +763,29 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   }
   rank();
   if (out.ranked.empty()) return out;
-  // Wide entries on a grid of fewer blocks than SMs: one block per SM (few_blocks_form). The candidates
-  // keep their expected times; a rewritten one that repeats an earlier candidate goes.
+  // Rules the neighbours' profiles cannot teach, applied to every candidate: wide entries on a grid of
+  // fewer blocks than SMs run one block per SM (few_blocks_form); a scattered query of compound vectors
+  // gathers x in aos (scattered_x_form). The candidates keep their expected times; a rewritten one that
+  // repeats an earlier candidate goes.
   const int entry_bytes = q.components * scalar_bytes(q.precision);
-  if (q.op == Op::n && sm_count_ > 0 && entry_bytes >= kWideEntryBytes) {
+  const bool few_blocks = q.op == Op::n && sm_count_ > 0 && entry_bytes >= kWideEntryBytes;
+  const bool scattered = vector_components > 1 && scattered_columns(q.features);
+  if (few_blocks || scattered) {
     std::unordered_map<std::string, int> rewritten;  // name -> candidates holding it so far
-    for (auto& c : out.ranked)
-      if (std::string one = few_blocks_form(c.variant, q.features.rows, sm_count_); !one.empty()) {
-        c.variant = std::move(one);
-        rewritten.emplace(c.variant, 0);
-      }
+    for (auto& c : out.ranked) {
+      bool changed = false;
+      if (scattered)
+        if (std::string aos = scattered_x_form(c.variant); !aos.empty()) {
+          c.variant = std::move(aos);
+          changed = true;
+        }
+      if (few_blocks)
+        if (std::string one = few_blocks_form(c.variant, q.features.rows, sm_count_); !one.empty()) {
+          c.variant = std::move(one);
+          changed = true;
+        }
+      if (changed) rewritten.emplace(c.variant, 0);
+    }
     if (!rewritten.empty()) {  // only a rewritten name can repeat one
       std::vector<Candidate> kept;
       kept.reserve(out.ranked.size());

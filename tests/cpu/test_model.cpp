@@ -832,6 +832,48 @@ TEST_CASE("model: wide entries on a grid of fewer blocks than SMs get one block 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("model: a scattered query of compound vectors gathers x in aos") {
+  // Complex f64 records whose fastest keeps x and y in soa. A query as local as they are keeps it; the same
+  // query with its columns a third of the matrix away on average (a random order) gets the aos form; a
+  // real query (one component) keeps soa.
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-model-scattered-" + std::to_string(::getpid()));
+  {
+    TuningDatabase db(test_gpu(), dir);
+    auto rel = families()[0].relative;
+    rel["real.f64/ell-aos-soa/static-256x8"] = 0.8;
+    for (const char* entry : {"complex", "real"})
+      for (int i = 0; i < 6; ++i) {
+        MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", rel);
+        if (std::string(entry) == "complex") {
+          r.entry = "complex";
+          for (auto& m : r.measurements) m.variant.replace(0, 4, "complex");
+          r.winner.replace(0, 4, "complex");
+          r.hash += "c";
+        }
+        db.upsert(r);
+      }
+    const SelectionModel model(db, test_gpu().l2_bytes);
+    const HostMatrix grid = banded(5000, 7, "query");
+    for (const char* entry : {"complex", "real"})
+      for (const bool scattered : {false, true}) {
+        CAPTURE(entry);
+        CAPTURE(scattered);
+        const bool complex = std::string(entry) == "complex";
+        ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), entry, Precision::f64, Op::n, false,
+                     complex ? 2 : 1};
+        q.features.narrow_fits = 0;
+        if (scattered) q.features.mean_distance_from_diagonal = q.features.cols / 3.0;
+        const Prediction p = model.predict(q);
+        REQUIRE_FALSE(p.empty());
+        const std::string head = complex ? "complex.f64/" : "real.f64/";
+        CHECK(p.ranked.front().variant == head + (complex && scattered ? "ell-aos-aos/static-256x8" : "ell-aos-soa/static-256x8"));
+        std::set<std::string> names;
+        for (const auto& c : p.ranked) CHECK(names.insert(c.variant).second);
+      }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("model: a query of few rows gets more threads per row than its larger neighbours' best") {
   // Neighbours of 200k rows: ELL with one thread per row fastest, csr with 16 threads per row 1.3x slower.
   // A query of 4,000 rows runs 4,000 threads with one per row, too few to hide the loads' latency: the
