@@ -769,7 +769,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // repeats an earlier candidate goes.
   const int entry_bytes = q.components * scalar_bytes(q.precision);
   const bool few_blocks = q.op == Op::n && sm_count_ > 0 && entry_bytes >= kWideEntryBytes;
-  const bool scattered = vector_components > 1 && scattered_columns(q.features);
+  const bool scattered = q.op == Op::n && vector_components > 1 && scattered_columns(q.features);  // measured for A x
   if (few_blocks || scattered) {
     std::unordered_map<std::string, int> rewritten;  // name -> candidates holding it so far
     for (auto& c : out.ranked) {

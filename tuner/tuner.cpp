@@ -76,8 +76,8 @@ constexpr double kRenumberedKeep = 1.15;
 // sorted_window_siblings: stage one's sorted sell variants within this of the windows' source pair get the
 // fastest window, at most kWindowSiblings of them. The scanned Dirac 260 MB in f32 (H100, twenty-ninth
 // session): four sorted pairs within 5% at stage one, and the one the windows were tried on was not the
-// one that wins at sigma 64 (51.4 us warm in the twenty-seventh session against 58.2-58.5 us in two of
-// three tunes without it).
+// one that wins at sigma 64 (cold, one host: 58.3 us without the siblings, 56.4-56.5 with them; the
+// twenty-seventh session's sigma-64 aos-aos winner ran 53.8 us).
 constexpr double kWindowSiblingKeep = 1.10;
 constexpr int kWindowSiblings = 6;
 // HiSparse layouts past the first run (in the first's fastest setup) only where the first is within this
