@@ -49,8 +49,8 @@ struct NameReader {
     size_t end = at;
     while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
     if (end == at || end - at > static_cast<size_t>(max_digits)) return false;
-    out = std::atoi(std::string(s.substr(at, end - at)).c_str());
-    at = end;
+    out = 0;  // at most 9 digits: no overflow, and no string made (the model reads hundreds of names)
+    for (; at < end; ++at) out = out * 10 + (s[at] - '0');
     return true;
   }
   bool done() const { return at == s.size(); }
@@ -88,6 +88,13 @@ bool read_schedule(std::string_view name, Schedule& r) {
 }
 
 }  // namespace
+
+bool Schedule::read(std::string_view s, Schedule& out) {
+  Schedule r;
+  if (!read_schedule(s, r)) return false;
+  out = r;
+  return true;
+}
 
 Schedule Schedule::parse(const std::string& s) {
   Schedule r;

@@ -52,6 +52,9 @@ struct Schedule {
   // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-u4-s"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
+  // The name read without parse's checks (limits, combinations): false where it is not a schedule name.
+  // For readers of many names whose schedules the generator made (the selection model's candidates).
+  static bool read(std::string_view s, Schedule& out);
   int entries_per_block() const { return threads * entries_per_thread; }
   // static and dynamic: the row kernels (csr, ell, sell), the only ones with a load policy and unrolling
   bool row_family() const { return kind == ScheduleKind::static_ || kind == ScheduleKind::dynamic; }

@@ -251,26 +251,17 @@ std::vector<std::string> threads_per_row_twins(const std::vector<Candidate>& ran
 // On the H100 database of the twenty-ninth session (op n, 1,123 pairs of one variant timed at one and at
 // more blocks per SM on such grids): one block per SM 0.83x the time of eight or more (88% faster, never
 // more than 1% slower), 0.89x of two, 0.98-0.99x of three or four; neutral (1.00x) for narrower entries.
-// Read off the name's text (a parse of every candidate cost a prediction 0.4 ms on the 2-core machine).
+// Only the schedule is read (Schedule::read, unchecked: the generator made it), not the whole name: a
+// Variant parse of every candidate cost a prediction 0.4 ms on the 2-core machine.
 std::string few_blocks_form(std::string_view variant, long long rows, int sm_count) {
   const NameParts n = split_name(variant);
-  constexpr std::string_view kStatic = "static-";
-  if (!n.ok || !n.ordering.empty() || n.schedule.rfind(kStatic, 0) != 0) return "";
-  const std::string_view s = n.schedule;
-  auto digits_at = [&](size_t at, long long& value) {  // the number at `at`, and where it ends
-    size_t end = at;
-    value = 0;
-    while (end < s.size() && s[end] >= '0' && s[end] <= '9') value = value * 10 + (s[end++] - '0');
-    return end;
-  };
-  long long threads = 0, blocks = 0, tpr = 1;
-  const size_t x = digits_at(kStatic.size(), threads);
-  if (x >= s.size() || s[x] != 'x') return "";
-  const size_t after_blocks = digits_at(x + 1, blocks);
-  if (const size_t t = s.find("-tpr", after_blocks); t != std::string_view::npos) digits_at(t + 4, tpr);
-  if (threads <= 0 || blocks <= 1 || rows * tpr >= static_cast<long long>(sm_count) * threads) return "";
-  const size_t schedule_at = static_cast<size_t>(s.data() - variant.data());
-  return std::string(variant.substr(0, schedule_at + x + 1)) + "1" + std::string(variant.substr(schedule_at + after_blocks));
+  Schedule s;
+  if (!n.ok || !n.ordering.empty() || !Schedule::read(n.schedule, s) || s.kind != ScheduleKind::static_ ||
+      s.blocks_per_sm <= 1 || rows * s.threads_per_row >= static_cast<long long>(sm_count) * s.threads)
+    return "";
+  s.blocks_per_sm = 1;
+  const size_t at = static_cast<size_t>(n.schedule.data() - variant.data());
+  return std::string(variant.substr(0, at)) + s.name() + std::string(variant.substr(at + n.schedule.size()));
 }
 
 // Whether a matrix's columns lie far from its rows on average: over an eighth of the columns away
