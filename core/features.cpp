@@ -201,8 +201,12 @@ void from_json(const nlohmann::json& j, MatrixFeatures& f) {
   if (j.contains("narrow_fits")) get("narrow_fits", f.narrow_fits);
 }
 
+double column_scatter(const MatrixFeatures& f) {
+  return f.cols > 0 ? f.mean_distance_from_diagonal / static_cast<double>(f.cols) : 0.0;
+}
+
 bool renumbering_may_pay(const MatrixFeatures& f) {
-  return f.rows == f.cols && f.rows >= kRenumberingMinRows && f.mean_distance_from_diagonal > 0.05 * static_cast<double>(f.rows);
+  return f.rows == f.cols && f.rows >= kRenumberingMinRows && column_scatter(f) > 0.05;
 }
 
 Ordering preferred_ordering(const MatrixFeatures& f) { return f.std_row > f.mean_row ? Ordering::degree : Ordering::rcm; }

@@ -265,11 +265,9 @@ std::string few_blocks_form(std::string_view variant, long long rows, int sm_cou
 }
 
 // Whether a matrix's columns lie far from its rows on average: over an eighth of the columns away
-// (mean |col - row| x 1024 / cols over 128). Random orders sit at 290-350 on this scale, an icosphere's
-// natural order at 220-240, every scanned or natural mesh and box of the H100 database at 2-95.
-bool scattered_columns(const MatrixFeatures& f) {
-  return f.cols > 0 && f.mean_distance_from_diagonal * 1024.0 / static_cast<double>(f.cols) > 128.0;
-}
+// (column_scatter). Random orders sit at 28-34%, an icosphere's natural order at 21-23%, every scanned or
+// natural mesh and box of the H100 database at 0.2-9%.
+bool scattered_columns(const MatrixFeatures& f) { return column_scatter(f) > 0.125; }
 
 // A variant with x and y in soa (one array per vector component) in its aos form; "" for other layouts
 // and renumbered variants (their x is gathered in the renumbered, local order). A scattered matrix gathers
