@@ -144,6 +144,15 @@ struct GridDb {
   ~GridDb() { std::filesystem::remove_all(dir); }
 };
 
+// A real f64 record as a complex one (the same timings under "complex.f64/..." names, its own key).
+MatrixRecord as_complex(MatrixRecord r) {
+  r.entry = "complex";
+  for (auto& m : r.measurements) m.variant.replace(0, 4, "complex");
+  r.winner.replace(0, 4, "complex");
+  r.hash += "c";
+  return r;
+}
+
 ModelQuery query_of(const MatrixRecord& r) {
   return {r.features, r.compulsory_bytes, r.entry, Precision::f64, Op::n, false};
 }
@@ -805,14 +814,7 @@ TEST_CASE("model: wide entries on a grid of fewer blocks than SMs get one block 
     REQUIRE(db.sm_count() == test_gpu().sm_count);
     REQUIRE(test_gpu().sm_count * 256 > 300);
     REQUIRE(test_gpu().sm_count * 256 < 5000);
-    auto as_complex = [](std::string v) { return v.replace(0, 4, "complex"); };  // "real.f64/..." -> "complex.f64/..."
-    for (int i = 0; i < 6; ++i) {
-      MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", families()[0].relative);
-      r.entry = "complex";
-      for (auto& m : r.measurements) m.variant = as_complex(m.variant);
-      r.winner = as_complex(r.winner);
-      db.upsert(r);
-    }
+    for (int i = 0; i < 6; ++i) db.upsert(as_complex(record_of(family_matrix_of("regular", i), "regular", families()[0].relative)));
     const SelectionModel model(db, test_gpu().l2_bytes);
     for (const int32_t rows : {300, 5000}) {
       CAPTURE(rows);
@@ -843,14 +845,8 @@ TEST_CASE("model: a scattered query of compound vectors gathers x in aos") {
     rel["real.f64/ell-aos-soa/static-256x8"] = 0.8;
     for (const char* entry : {"complex", "real"})
       for (int i = 0; i < 6; ++i) {
-        MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", rel);
-        if (std::string(entry) == "complex") {
-          r.entry = "complex";
-          for (auto& m : r.measurements) m.variant.replace(0, 4, "complex");
-          r.winner.replace(0, 4, "complex");
-          r.hash += "c";
-        }
-        db.upsert(r);
+        const MatrixRecord r = record_of(family_matrix_of("regular", i), "regular", rel);
+        db.upsert(std::string(entry) == "complex" ? as_complex(r) : r);
       }
     const SelectionModel model(db, test_gpu().l2_bytes);
     const HostMatrix grid = banded(5000, 7, "query");
