@@ -205,6 +205,16 @@ double column_scatter(const MatrixFeatures& f) {
   return f.cols > 0 ? f.mean_distance_from_diagonal / static_cast<double>(f.cols) : 0.0;
 }
 
+bool sorted_sell_pays(const MatrixFeatures& f, int components) {
+  if (f.sorted_sell_padding <= 0) return true;  // unknown: let the search decide
+  // Bytes of sell32 and sell32s256 in f64 from the sampled paddings: positions x (column + entry), row
+  // lengths, and the row order of the sorted one.
+  const double per_position = 4.0 + 8.0 * components, rows = static_cast<double>(f.rows), nnz = static_cast<double>(f.nnz);
+  const double plain = f.sell_padding * nnz * per_position + 4 * rows;
+  const double sorted = f.sorted_sell_padding * nnz * per_position + 8 * rows;
+  return sorted < 0.97 * plain;
+}
+
 bool renumbering_may_pay(const MatrixFeatures& f) {
   return f.rows == f.cols && f.rows >= kRenumberingMinRows && column_scatter(f) > 0.05;
 }

@@ -41,6 +41,13 @@ MatrixFeatures compute_features(const HostMatrix& a);
 // (up to 9% for meshes of a few hundred rows).
 double column_scatter(const MatrixFeatures& f);
 
+// Sorting rows by length inside windows (sell32s256) pays only where it cuts padding: on rows of equal
+// length it stores what sell32 stores plus a row order, and scatters y. True when sell32s256 takes at
+// least 3% fewer bytes than sell32 (f64, row order included), from the paddings the features sampled
+// (MatrixFeatures::sell_padding, sorted_sell_padding; unknown: true); the tuner leaves sorted layouts
+// out otherwise, and the selection model makes sorted twins of its candidates only then.
+bool sorted_sell_pays(const MatrixFeatures& f, int components);
+
 // Whether renumbering (the @rcm or @degree variants) may pay: square, at least
 // kRenumberingMinRows rows (smaller ones are launch-bound: two more launches cannot pay), and a mean
 // distance of the entries from the diagonal above 5% of the rows (a random order has about a third; the

@@ -179,7 +179,8 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
 struct CandidateIds {
   int32_t self = -1, wide = -1, base = -1;
 };
-double estimate(const Profile& p, const CandidateIds& id, size_t pair, bool narrow, double narrow_log) {
+// nullopt where nothing of the pair was timed there.
+std::optional<double> estimate_known(const Profile& p, const CandidateIds& id, size_t pair, bool narrow, double narrow_log) {
   if (id.self >= 0 && p.failed.find(id.self)) return kFailedLog;
   const double narrowing = narrow ? narrow_log : 0.0;
   if (id.wide >= 0)
@@ -187,8 +188,74 @@ double estimate(const Profile& p, const CandidateIds& id, size_t pair, bool narr
   if (id.base >= 0)
     if (const double* l = p.log_relative.find(id.base)) return *l + narrowing;
   if (const double* l = p.pair_best.find(pair)) return *l + kScheduleGuess;
-  return kUnknownLog;
+  return std::nullopt;
 }
+
+// A sorted sell's stand-ins on a neighbour that never sorted: the same variant as ELL and as sell32
+// (with_outer), with their names' numbers, pairs and padding kinds (sorted_sell_estimate).
+struct StandIn {
+  CandidateIds id;
+  size_t pair = 0;
+  bool narrow = false;
+  VariantShape::Padding padding = VariantShape::Padding::none;
+};
+std::vector<StandIn> sorted_sell_stand_ins(std::string_view v, const NameIds& ids) {
+  std::vector<StandIn> out;
+  for (const auto& [outer, padding] : {std::pair{"ell", VariantShape::Padding::ell}, std::pair{"sell32", VariantShape::Padding::sell}}) {
+    const std::string name = with_outer(v, outer);
+    if (name.empty()) continue;
+    const PolicyForm f = policy_form(name);
+    StandIn s;
+    s.id.self = ids.find(name);
+    if (f.narrow) s.id.wide = ids.find(f.wide);
+    if (f.base != name) s.id.base = ids.find(f.base);
+    s.pair = pair_hash(name);
+    s.narrow = f.narrow;
+    s.padding = padding;
+    out.push_back(s);
+  }
+  return out;
+}
+
+// A sorted sell's log(time / best) on a neighbour where the tuner never sorted (sorted_sell_pays: never on
+// the main set's regular grids), so nothing of its pair was timed: the faster of its stand-ins there, each
+// carried to the sorted layout's bytes on that neighbour (its padding, row order and scattered y:
+// sorted_sell_overhead) as the padding term carries bytes; nullopt where neither was timed. Counted as
+// unknown (2x), sorted sells lost every 250 MB irregular mesh of the twenty-ninth session's set to ELL or
+// csr in the main set's model, 1.15-1.3x slower there (H100).
+std::optional<double> sorted_sell_estimate(const Profile& p, const std::vector<StandIn>& stand_ins, const MatrixRecord& r,
+                                           int components, int vector_components, Precision precision, long long l2_bytes,
+                                           double narrow_log) {
+  VariantShape sorted;
+  sorted.padding = VariantShape::Padding::sorted_sell;
+  const double sorted_traffic = traffic_factor(sorted, r.features, components, vector_components, precision) +
+                                sorted_sell_overhead(r.features, components, vector_components, precision);
+  const double share = std::max(kLatencyPaddingShare, bandwidth_share(r.compulsory_bytes, l2_bytes));
+  std::optional<double> best;
+  for (const StandIn& s : stand_ins) {
+    const double* timed = s.id.self >= 0 ? p.log_relative.find(s.id.self) : nullptr;
+    const std::optional<double> l = timed ? std::optional<double>(*timed) : estimate_known(p, s.id, s.pair, s.narrow, narrow_log);
+    if (!l) continue;
+    VariantShape shape;
+    shape.padding = s.padding;
+    const double traffic = traffic_factor(shape, r.features, components, vector_components, precision);
+    const double bytes = sorted_traffic > 0 && traffic > 0 ? share * std::log(sorted_traffic / traffic) : 0.0;
+    if (!best || *l + bytes < *best) best = *l + bytes;
+  }
+  return best;
+}
+
+// The outer layout of the sorted twins the model makes (the window the features' sorted padding samples),
+// and the bandwidth share a query needs for them: padding costs time where bytes decide it (half the L2
+// and up); below, the 10-21 MB training matrices whose rows sorting would pack tighter ran their sorted
+// twins 1.1x slower than ELL (H100).
+constexpr const char* kSortedTwinOuter = "sell32s256";
+constexpr double kSortedTwinShare = 0.5;
+// ... and entries of at most 16 bytes. On the 250 MB scanned Dirac operator in f64 (32-byte quaternions)
+// the sorted twin of the main set's ELL winner ran 1.55x the best, csr 1.23x; in f32 (16 bytes) 1.08x
+// against csr's 1.24x (H100, thirtieth session): wider entries lose more to the sorted layout's chain of
+// loads than its bytes save, which the stand-ins cannot see on a neighbour that never sorted.
+constexpr int kSortedTwinEntryBytes = 16;
 
 // The candidates the neighbours propose: what any of them ran near its best, each one's best hola variant
 // (balanced by entries: the fallback for a query whose rows are far more skewed than any neighbour's) and
@@ -513,6 +580,14 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // graph's @degree would scramble a mesh), narrow ones only where the columns may fit 16 bits (else
   // their wide twins).
   const bool may_renumber = renumbering_may_pay(q.features);
+  // sorted sells only where sorting cuts the padding (sorted_sell_pays), as the tuner searches them: on a
+  // regular query a sorted sell's row order and scattered y cost more than its padding saves (a box
+  // Laplacian of 100 MB: 1.15x ELL's time, H100), but an irregular neighbour's profile ranks it first
+  const bool may_sort = sorted_sell_pays(q.features, q.components);
+  // and where its bytes decide its time (kSortedTwinShare), sorted twins of the first candidates, which
+  // neighbours that never sorted rate through their ELL and sell32 forms (below)
+  const bool sorted_twins = may_sort && bandwidth_share(q.compulsory_bytes, l2_bytes_) >= kSortedTwinShare &&
+                            q.components * scalar_bytes(q.precision) <= kSortedTwinEntryBytes;
   // Unknown at run time (compute_features does not check every column): a mean distance of the columns
   // from the diagonal over the 16-bit limit proves that some column is over it.
   const bool narrow_ok = q.features.narrow_fits == 1 ||
@@ -535,6 +610,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const NameParts n = split_name(v);
     const bool renumbered = !n.ordering.empty();
     if (renumbered && (!may_renumber || n.ordering != ordering_wanted)) continue;
+    if (!may_sort && shape_of(n).padding == VariantShape::Padding::sorted_sell) continue;
     if (streamed && schedule_cached(n.schedule)) continue;
     std::string runs(v);
     if (!narrow_ok && !renumbered && n.narrow()) runs = policy_form(v).wide;
@@ -599,6 +675,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     Candidate c;
     c.variant = std::string(v);
     std::optional<PolicyForm> form;  // parsed only for a variant some neighbour did not time
+    std::optional<std::vector<StandIn>> stand_ins;  // a sorted sell's, made at their first use
     CandidateIds id;
     id.self = cache_->ids.find(v);
     const NameParts name = split_name(v);
@@ -622,7 +699,15 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
           if (form->narrow) id.wide = cache_->ids.find(form->wide);
           if (form->base != v) id.base = cache_->ids.find(form->base);
         }
-        logs[j] = estimate(*profiles[j], id, pair, form->narrow, narrow_logs[j]);
+        std::optional<double> known = estimate_known(*profiles[j], id, pair, form->narrow, narrow_logs[j]);
+        // a sorted sell on a neighbour that never sorted: through its ELL and sell32 forms
+        if (!known && sorted_twins && shape.padding == VariantShape::Padding::sorted_sell &&
+            !sorted_sell_pays(r.features, components[j])) {
+          if (!stand_ins) stand_ins = sorted_sell_stand_ins(v, cache_->ids);
+          known = sorted_sell_estimate(*profiles[j], *stand_ins, r, components[j], vector_components, q.precision,
+                                       l2_bytes_, narrow_logs[j]);
+        }
+        logs[j] = known.value_or(kUnknownLog);
       }
       logs[j] += padding_logs[j];
       if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features);
@@ -691,6 +776,32 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       runnable.insert(made.back());
       out.ranked.push_back(rate(made.back()));
       out.ranked.back().twin = true;
+    }
+  }
+  // Where sorting rows cuts the padding of a query of half the L2 or more, the first ELL and sell candidates get
+  // their sorted twins at the same schedule: neighbours in mesh order never sorted, so no sorted sell of
+  // theirs is near their best (the candidates it proposes), and a stage-one sorted sell of an irregular
+  // neighbour is no match for a fully tuned ELL. The twins are rated through their stand-ins.
+  if (sorted_twins) {
+    rank();
+    const size_t ranked = out.ranked.size();
+    for (size_t i = 0, seeds = 0; i < ranked && seeds < kTwinSeeds; ++i) {
+      const VariantShape shape = shape_of(out.ranked[i].variant);
+      if (!shape.row_family || (shape.padding != VariantShape::Padding::ell && shape.padding != VariantShape::Padding::sell))
+        continue;
+      ++seeds;  // the first ELL and sell candidates, however far down their padding put them
+      const std::string twin = with_outer(out.ranked[i].variant, kSortedTwinOuter);
+      if (twin.empty()) continue;
+      // and, where the columns may fit, its narrow form (the narrow twins above came before it)
+      const std::string narrow = narrow_ok && !split_name(twin).narrow() ? policy_form(twin).narrow_twin : std::string();
+      for (const bool is_narrow : {false, true}) {
+        const std::string& name = is_narrow ? narrow : twin;
+        if (name.empty() || runnable.count(name)) continue;
+        made.push_back(name);
+        runnable.insert(made.back());
+        out.ranked.push_back(rate(made.back()));
+        out.ranked.back().twin = is_narrow;  // quick tuning times narrow twins last, as the others above
+      }
     }
   }
   // A query far smaller than every neighbour has its row kernels at the floor, where the longest row's

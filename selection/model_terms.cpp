@@ -35,6 +35,12 @@ double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int compon
   return (padding * f.nnz * entry + vectors) / (f.nnz * entry + vectors);
 }
 
+double sorted_sell_overhead(const MatrixFeatures& f, int components, int vector_components, Precision p) {
+  if (f.nnz <= 0) return 0;
+  const double s = scalar_bytes(p), vectors = (f.rows + f.cols) * vector_components * s;
+  return f.rows * (4 + vector_components * s) / (f.nnz * (components * s + 4) + vectors);
+}
+
 double padding_log_ratio(double here_factor, double here_bytes, double there_factor, double there_bytes,
                          long long l2_bytes, double gain_limit) {
   if (here_factor <= 0 || there_factor <= 0) return 0;

@@ -25,6 +25,12 @@ double narrow_log_ratio(const MatrixFeatures& f, double compulsory_bytes, long l
 // sell32s256; csr, hola, hisparse: none). 0 when the features do not say (older records).
 double traffic_factor(const VariantShape& v, const MatrixFeatures& f, int components, int vector_components, Precision p);
 
+// What a sorted sell reads and writes beyond its padded entries, per compulsory byte (the units of
+// traffic_factor): its row order (4 bytes a row) and y once more, as it is written through that order
+// (scattered sectors). Where sorting saves no bytes (a regular grid), this is what keeps ELL ahead: on the
+// H100 database of the twenty-ninth session a sorted sell ran 5-15% behind ELL at one schedule there.
+double sorted_sell_overhead(const MatrixFeatures& f, int components, int vector_components, Precision p);
+
 // log(the padding's cost on the query / its cost on a neighbour) for one layout: each side's log traffic
 // factor counts by that side's bandwidth_share, as padding costs bytes and bytes cost time only where the
 // product is bandwidth-bound; but at least by kLatencyPaddingShare, as a padded slot still costs a load

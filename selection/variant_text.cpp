@@ -103,6 +103,16 @@ PolicyForm policy_form(std::string_view v) {
   return f;
 }
 
+std::string with_outer(std::string_view v, std::string_view outer) {
+  const NameParts n = split_name(v);
+  const size_t dash = n.ok ? n.layout.find('-') : std::string_view::npos;
+  if (dash == std::string_view::npos) return "";
+  const size_t at = static_cast<size_t>(n.layout.data() - v.data());
+  std::string out(v);
+  out.replace(at, dash, outer);
+  return out;
+}
+
 VariantShape shape_of(std::string_view variant) { return shape_of(split_name(variant)); }
 
 VariantShape shape_of(const NameParts& n) {

@@ -70,6 +70,10 @@ struct PolicyForm {
 
 PolicyForm policy_form(std::string_view v);
 
+// The variant with another outer layout, all else kept ("...ell-aos-soa-d16/static-512x4" with
+// "sell32s256": "...sell32s256-aos-soa-d16/static-512x4"); "" for a name without an outer layout.
+std::string with_outer(std::string_view v, std::string_view outer);
+
 // What the model's corrections read from a variant's name, parsed once per candidate.
 struct VariantShape {
   enum class Padding { none, ell, sell, sorted_sell } padding = Padding::none;

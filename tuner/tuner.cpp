@@ -268,16 +268,6 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
   return out;
 }
 
-bool sorted_sell_pays(const MatrixFeatures& f, int components) {
-  if (f.sorted_sell_padding <= 0) return true;  // unknown: let the search decide
-  // Bytes of sell32 and sell32s256 in f64 from the sampled paddings: positions x (column + entry), row
-  // lengths, and the row order of the sorted one.
-  const double per_position = 4.0 + 8.0 * components, rows = static_cast<double>(f.rows), nnz = static_cast<double>(f.nnz);
-  const double plain = f.sell_padding * nnz * per_position + 4 * rows;
-  const double sorted = f.sorted_sell_padding * nnz * per_position + 8 * rows;
-  return sorted < 0.97 * plain;
-}
-
 std::vector<Variant> sorted_window_variants(const MatrixRecord& measured, const std::vector<Variant>& stage1,
                                             int32_t rows, int top) {
   std::vector<std::pair<double, const Variant*>> ranked;

@@ -267,12 +267,6 @@ constexpr int kAtomicPerLayout = 1;
 constexpr double kAtomicKeep = 1.1;
 std::vector<Variant> atomic_stage_one(const std::vector<Variant>& atomic, const MatrixRecord& measured, int per_layout,
                                       double keep);
-// Sorting rows by length inside windows (sell32s256) pays only where it cuts padding: on rows of equal
-// length it stores what sell32 stores plus a row order, and scatters y. True when sell32s256 takes at
-// least 3% fewer bytes than sell32 (f64, row order included), from the paddings the features sampled
-// (MatrixFeatures::sell_padding, sorted_sell_padding; unknown: true); the search leaves sorted layouts
-// out otherwise.
-bool sorted_sell_pays(const MatrixFeatures& f, int components);
 // Other windows of the fastest sorted sell pair of stage one, at its schedule, when that pair ranks
 // among the `top` fastest pairs: sigma 64, 1024 and 8192 (past the first window that holds all rows,
 // larger ones sort the same and are left out).

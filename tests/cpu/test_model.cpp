@@ -579,6 +579,49 @@ TEST_CASE("model: a layout's padding on the query scales what its neighbours mea
   CHECK(ell_of(small).expected_relative < ell_of(p).expected_relative);
 }
 
+TEST_CASE("model: a large query whose rows sorting packs tighter gets sorted twins, rated through ELL and sell32 where nobody sorted") {
+  using namespace model_detail;
+  CHECK(with_outer("real.f64/ell-aos-soa-d16/static-512x4-u4@rcm", "sell32s256") ==
+        "real.f64/sell32s256-aos-soa-d16/static-512x4-u4@rcm");
+  CHECK(with_outer("nonsense", "sell32s256").empty());
+  // Only regular grids were tuned (ELL fastest, sell32 timed, nothing sorted: sorting pays nothing there).
+  const GridDb grids("sorted", {});
+  RandomMatrixOptions o;
+  o.rows = o.cols = 6000;
+  o.mean_row = 7;
+  o.band = 40;
+  const HostMatrix irregular = random_matrix(EntryRegistry::instance().get("real"), o);
+  auto query = [](const HostMatrix& a) {
+    ModelQuery q{compute_features(a), static_cast<double>(compulsory_bytes(a, Precision::f64)), "real", Precision::f64, Op::n, false};
+    q.features.narrow_fits = 0;  // no narrow twins: the layouts alone compete
+    return q;
+  };
+  REQUIRE(sorted_sell_pays(query(irregular).features, 1));
+  auto sorted_candidates = [](const Prediction& p) {
+    return std::count_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) {
+      return shape_of(c.variant).padding == VariantShape::Padding::sorted_sell;
+    });
+  };
+  // Bandwidth-bound (far larger than this L2): ELL and sell32 pay their padding, the sorted twin of the
+  // first candidate its row order and scattered y on the grids and little padding on the query.
+  const SelectionModel streamed(grids.db, 64 << 10);
+  const Prediction p = streamed.predict(query(irregular));
+  REQUIRE(!p.ranked.empty());
+  CHECK(p.ranked.front().variant == "real.f64/sell32s256-aos-aos/static-256x8");
+  CHECK(p.ranked.front().expected_relative < 1.0001);
+  // On a grid like the neighbours sorting pays nothing: no sorted candidate, ELL first.
+  const Prediction g = streamed.predict(query(banded(7000, 7, "grid")));
+  REQUIRE(!g.ranked.empty());
+  CHECK(sorted_candidates(g) == 0);
+  CHECK(g.ranked.front().variant == kEll);
+  // Latency-bound (a small part of a 16 MB L2): padding costs less than the sorted layout's extra loads,
+  // so no twins are made.
+  const SelectionModel resident(grids.db, test_gpu().l2_bytes);
+  const Prediction small = resident.predict(query(irregular));
+  REQUIRE(!small.ranked.empty());
+  CHECK(sorted_candidates(small) == 0);
+}
+
 TEST_CASE("model: padding costs by each side's bandwidth share") {
   using namespace model_detail;
   const long long l2 = 40 << 20;
