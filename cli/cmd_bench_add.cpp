@@ -25,6 +25,7 @@
 #include "runtime/context.hpp"
 #include "runtime/hisparse_add.hpp"
 #include "runtime/l2_flush.hpp"
+#include "tuner/builtin_matrices.hpp"
 
 namespace jitsparse::cli {
 namespace {
@@ -87,7 +88,7 @@ int run_bench_add(const std::vector<std::string>& args) {
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, tiny, large, all, train or irregular built-in matrices, or one by name")
+      ("builtin", po::value<std::string>()->default_value("all"), (std::string("without matrices: a built-in set (") + kBuiltinSetNames + ") or one built-in matrix by name").c_str())
       ("op", po::value<std::string>()->default_value("n"), "n: A + B; t: A^T + B^T; h: A^H + B^H")
       ("d", po::value<int>()->default_value(64), "HiSparse node width: 16, 32, 64, 128 or 256")
       ("coo-width", po::value<int>()->default_value(2), "HiSparse COO leaf width X: 1, 2 or 4")

@@ -82,7 +82,7 @@ int run_generate(const std::vector<std::string>& args) {
   opts.add_options()
       ("help,h", "show this help")
       ("list", "list the built-in matrices and the families")
-      ("builtin", po::value<std::string>(), "small, tiny, large, all, train, irregular, or one built-in matrix by name (see --list)")
+      ("builtin", po::value<std::string>(), (std::string("a built-in set (") + kBuiltinSetNames + ") or one built-in matrix by name (see --list)").c_str())
       ("family", po::value<std::string>(), "dirac, elasticity, helmholtz or laplacian (needs --mesh)")
       ("mesh", po::value<std::string>(), "triangle mesh (.off, .obj, .ply) for dirac; TetGen .node/.ele (or "
                                          "their stem) for the others")

@@ -17,6 +17,7 @@
 #include "core/hisparse.hpp"
 #include "core/permutation.hpp"
 #include "core/yardstick.hpp"
+#include "tuner/builtin_matrices.hpp"
 
 namespace jitsparse::cli {
 namespace {
@@ -65,7 +66,7 @@ int run_memory(const std::vector<std::string>& args) {
       ("entry,e", po::value<std::string>()->default_value("real"), "entry type of the matrix files")
       ("entry-config", po::value<std::vector<std::string>>(), "JSON file defining an entry type (repeatable)")
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
-      ("builtin", po::value<std::string>()->default_value("small"), "without matrices: small, tiny, large, all, train or irregular built-in matrices, or one by name")
+      ("builtin", po::value<std::string>()->default_value("small"), (std::string("without matrices: a built-in set (") + kBuiltinSetNames + ") or one built-in matrix by name").c_str())
       ("coo-width", po::value<int>()->default_value(2), "COO leaf width X: 1, 2 or 4")
       ("output,o", po::value<std::string>(), "also write the rows as JSON to this file");
   const auto parsed = parse_command_line(args, opts, "matrix");

@@ -23,6 +23,7 @@
 #include "selection/model.hpp"
 #include "selection/quick_plan.hpp"
 #include "selection/select.hpp"
+#include "tuner/builtin_matrices.hpp"
 
 namespace jitsparse::cli {
 
@@ -41,7 +42,7 @@ int run_predict(const std::vector<std::string>& args) {
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
       ("op", po::value<std::string>()->default_value("n"), "the product: n (A x), t (A^T x) or h (A^H x)")
       ("deterministic", "only variants whose result bits never change")
-      ("builtin", po::value<std::string>()->default_value("all"), "without matrices: small, tiny, large, all, train, irregular, or one built-in matrix by name")
+      ("builtin", po::value<std::string>()->default_value("all"), (std::string("without matrices: a built-in set (") + kBuiltinSetNames + ") or one built-in matrix by name").c_str())
       ("top", po::value<int>()->default_value(5), "candidates to print")
       ("database", po::value<std::string>(), "a tuning database file (default: this GPU's, which needs the GPU)")
       ("device", po::value<int>()->default_value(0), "GPU ordinal (for its database)");

@@ -586,8 +586,9 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   const bool may_sort = sorted_sell_pays(q.features, q.components);
   // and where its bytes decide its time (kSortedTwinShare), sorted twins of the first candidates, which
   // neighbours that never sorted rate through their ELL and sell32 forms (below)
+  const int entry_bytes = q.components * scalar_bytes(q.precision);
   const bool sorted_twins = may_sort && bandwidth_share(q.compulsory_bytes, l2_bytes_) >= kSortedTwinShare &&
-                            q.components * scalar_bytes(q.precision) <= kSortedTwinEntryBytes;
+                            entry_bytes <= kSortedTwinEntryBytes;
   // Unknown at run time (compute_features does not check every column): a mean distance of the columns
   // from the diagonal over the 16-bit limit proves that some column is over it.
   const bool narrow_ok = q.features.narrow_fits == 1 ||
@@ -626,9 +627,12 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     }
   }
   std::vector<double> narrow_logs(k);  // each neighbour's expected gain of narrow offsets
-  for (size_t j = 0; j < k; ++j)
+  std::vector<char> never_sorted(k);   // the tuner searched no sorted sell there (sorted_sell_estimate)
+  for (size_t j = 0; j < k; ++j) {
     narrow_logs[j] = narrow_log_ratio(near[j].second->features, near[j].second->compulsory_bytes, l2_bytes_, components[j],
                                       vector_components, q.precision);
+    never_sorted[j] = sorted_twins && !sorted_sell_pays(near[j].second->features, components[j]);
+  }
   // A layout that pads more on the query than on a neighbour reads more bytes there: its time scales by
   // the ratio (ELL tuned on a regular grid, then run on an irregular mesh), where the bytes decide the time
   // (padding_log_ratio: a latency-bound matrix pays little for its padding). The other way it gains at
@@ -701,8 +705,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         }
         std::optional<double> known = estimate_known(*profiles[j], id, pair, form->narrow, narrow_logs[j]);
         // a sorted sell on a neighbour that never sorted: through its ELL and sell32 forms
-        if (!known && sorted_twins && shape.padding == VariantShape::Padding::sorted_sell &&
-            !sorted_sell_pays(r.features, components[j])) {
+        if (!known && never_sorted[j] && shape.padding == VariantShape::Padding::sorted_sell) {
           if (!stand_ins) stand_ins = sorted_sell_stand_ins(v, cache_->ids);
           known = sorted_sell_estimate(*profiles[j], *stand_ins, r, components[j], vector_components, q.precision,
                                        l2_bytes_, narrow_logs[j]);
@@ -867,7 +870,6 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // fewer blocks than SMs run one block per SM (few_blocks_form); a scattered query of compound vectors
   // gathers x in aos (scattered_x_form). The candidates keep their expected times; a rewritten one that
   // repeats an earlier candidate goes.
-  const int entry_bytes = q.components * scalar_bytes(q.precision);
   const bool few_blocks = q.op == Op::n && sm_count_ > 0 && entry_bytes >= kWideEntryBytes;
   const bool scattered = q.op == Op::n && vector_components > 1 && scattered_columns(q.features);  // measured for A x
   if (few_blocks || scattered) {

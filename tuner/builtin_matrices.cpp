@@ -868,7 +868,7 @@ bool is_builtin_set(const std::string& which) {
 
 std::vector<BuiltinSpec> builtin_specs(const std::string& which) {
   if (!is_builtin_set(which))
-    throw InvalidArgument("built-in set '" + which + "': expected small, tiny, large, all, train or irregular");
+    throw InvalidArgument("built-in set '" + which + "': expected one of " + kBuiltinSetNames);
   if (which == "train" || which == "irregular") {
     std::vector<BuiltinSpec> specs;
     if (which == "train")
@@ -969,7 +969,7 @@ std::vector<BuiltinSpec> builtin_specs_or_named(const std::string& which) {
   try {
     return {named_spec(which)};
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument(std::string("not a built-in set (small, tiny, large, all, train, irregular) and ") + e.what());
+    throw InvalidArgument(std::string("not a built-in set (") + kBuiltinSetNames + ") and " + e.what());
   }
 }
 

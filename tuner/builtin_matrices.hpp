@@ -205,6 +205,8 @@ struct BuiltinMatrix {
   HostMatrix matrix;  // matrix.name == name
 };
 
+// The names of the built-in sets, as help texts and errors list them.
+constexpr const char* kBuiltinSetNames = "small, tiny, large, all, train, irregular";
 // which: "small", "tiny", "large", "all" (the three), "train" or "irregular". Specs are cheap;
 // make() generates (a large one takes about a second) so a caller can hold one large matrix at a time.
 std::vector<BuiltinSpec> builtin_specs(const std::string& which = "all");
