@@ -713,7 +713,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
         logs[j] = known.value_or(kUnknownLog);
       }
       logs[j] += padding_logs[j];
-      if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features);
+      if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features, q.components);
       // the query's longest row in place of the neighbour's, step by step (chain_log_delta)
       logs[j] += chain_log_delta(shape, r.features, q.features, bests[j]->median_us * std::exp(logs[j])) - best_chain_logs[j];
       // The chain of the query's longest row against what the neighbour's time already holds: its time

@@ -67,13 +67,21 @@ double floor_latency_us(const VariantShape& v, const MatrixFeatures& query) {
   return pointer + kChainStepUs * std::ceil(static_cast<double>(query.max_row) / v.tpr);
 }
 
-double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query) {
+double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query,
+                             int components) {
   auto at = [&](int tpr) {
     const double there = std::min(1.0, static_cast<double>(neighbour.rows) * tpr / kParallelThreads);
     const double here = std::min(1.0, static_cast<double>(query.rows) * tpr / kParallelThreads);
     return there > 0 && here > 0 ? kParallelExponent * std::log(there / here) : 0.0;
   };
-  return at(v.tpr) - std::max(0.0, at(kWidestThreadsPerRow));
+  const double too_few = at(v.tpr) - std::max(0.0, at(kWidestThreadsPerRow));
+  if (components > kOverParallelComponents) return too_few;
+  // log of the threads beyond kOverParallelThreads that tpr adds over one thread a row
+  auto surplus = [&](const MatrixFeatures& f) {
+    auto over = [&](int tpr) { return std::log(std::max(1.0, static_cast<double>(f.rows) * tpr / kOverParallelThreads)); };
+    return kParallelExponent * (over(v.tpr) - over(1));
+  };
+  return too_few + std::max(0.0, surplus(query) - surplus(neighbour));
 }
 
 }  // namespace jitsparse::model_detail

@@ -105,6 +105,24 @@ constexpr int kWidestThreadsPerRow = 32;
 constexpr double kPointerLoadUs = 0.2;
 double floor_latency_us(const VariantShape& v, const MatrixFeatures& query);
 
-double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query);
+// The other side, for entries of at most kOverParallelComponents components (real and complex): threads
+// per row beyond what kOverParallelThreads threads need only add reductions and shorter loops per
+// thread, so a query with more rows than its neighbour pays for the neighbour's threads per row by the
+// same fourth root of the surplus (counted against one thread a row, so a query and a neighbour that are
+// both over the line by the same factor at every tpr compare as they are). One-sided: a query smaller
+// than its neighbour gets nothing back, as a neighbour's slow wide groups on short rows are idle lanes,
+// not surplus threads. Why: the main set's 8-12 MB real and complex matrices win at 2-4 threads per row
+// (40-66k rows), its 60-200 MB ones at 1; a 90-320k-row query between them got 2-4 and ran 1.3-1.5x its
+// best, which is one thread per row. Offline on the thirtieth session's H100 database (every earlier first
+// choice timed): main-set holdout 126 -> 131 of the 184 choices timed both ways within 10% of the best
+// (geomean 1.096x -> 1.086x), matrix holdout 168 -> 169 of 223, family 94 -> 95. Quaternions and 3x3
+// blocks are left out: their winners keep 4-16 threads per row at 85-290k rows (dirac_irregular f32 csr
+// tpr8, elasticity_large f64 tpr16), and the term moved the family holdout's quaternion f32 picks to one
+// thread, 1.12x -> 1.36x and 1.50x. The line (twice kParallelThreads) and the exponent were swept over
+// 65k-262k and 0.15-0.6: within a choice or two of each other.
+constexpr double kOverParallelThreads = 2 * kParallelThreads;
+constexpr int kOverParallelComponents = 2;
+double parallelism_log_ratio(const VariantShape& v, const MatrixFeatures& neighbour, const MatrixFeatures& query,
+                             int components);
 
 }  // namespace jitsparse::model_detail

@@ -677,6 +677,28 @@ TEST_CASE("model: at the floor a row kernel adds its pointer load and its longes
   CHECK(floor_latency_us(hola, query) == 0.0);
 }
 
+TEST_CASE("model: a query with more rows than its neighbour pays for the neighbour's surplus threads per row") {
+  using namespace model_detail;
+  MatrixFeatures neighbour, query;
+  neighbour.rows = 70000;  // enough at one thread a row (kParallelThreads); tpr 4 -> 280k, past kOverParallelThreads
+  query.rows = 400000;     // every tpr is past it
+  VariantShape one, four;
+  one.row_family = four.row_family = true;
+  one.tpr = 1;
+  four.tpr = 4;
+  // one thread a row: the query's surplus over one thread is nothing
+  CHECK(parallelism_log_ratio(one, neighbour, query, 1) == doctest::Approx(0.0));
+  // four: the query adds log(4) of surplus, the neighbour log(280k / 131k)
+  const double expected = kParallelExponent * (std::log(4.0) - std::log(4.0 * 70000 / kOverParallelThreads));
+  CHECK(parallelism_log_ratio(four, neighbour, query, 2) == doctest::Approx(expected));
+  CHECK(expected > 0.1);
+  // one-sided: the smaller query gets nothing back (too_few is 0 at these sizes)
+  CHECK(parallelism_log_ratio(four, query, neighbour, 1) == doctest::Approx(0.0));
+  // quaternions and 3x3 blocks keep their neighbours' threads per row
+  CHECK(parallelism_log_ratio(four, neighbour, query, 4) == doctest::Approx(0.0));
+  CHECK(parallelism_log_ratio(four, neighbour, query, 9) == doctest::Approx(0.0));
+}
+
 TEST_CASE("model: features measure the padding of sell32 and of the sorted sell32s256") {
   // 64 rows: lengths alternate 1 and 9 inside each slice of 32, so sell32 stores 9 per row; sorted in a
   // window of 256 (here all 64 rows), one slice holds the 9s and one the 1s: (9 + 1) / 2 = 5 per row.
