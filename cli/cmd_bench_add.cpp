@@ -65,7 +65,7 @@ nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix&
   HiSparseAdd plan(ctx, da, op, db, op);
   const TimingResult t = time_on_stream(ctx.stream(), [&] { plan.enqueue(kAlpha, kBeta); }, timing);
   r["status"] = "ok";
-  r["method"] = "jitsparse hisparse" + std::to_string(o.d) + "c" + std::to_string(o.coo_width) + " add";
+  r["method"] = "jitsparse hisparse" + std::to_string(o.d) + "c" + std::to_string(o.coo_width) + (o.csr_leaves ? "r" : "") + " add";
   r.update(timing_json(t));
   return r;
 }
@@ -92,6 +92,7 @@ int run_bench_add(const std::vector<std::string>& args) {
       ("op", po::value<std::string>()->default_value("n"), "n: A + B; t: A^T + B^T; h: A^H + B^H")
       ("d", po::value<int>()->default_value(64), "HiSparse node width: 16, 32, 64, 128 or 256")
       ("coo-width", po::value<int>()->default_value(2), "HiSparse COO leaf width X: 1, 2 or 4")
+      ("no-csr-leaves", "HiSparse COO and dense leaves only (by default CSR leaves where they are smaller)")
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 21 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back calls; cold: a buffer of twice the L2 is read before every sample, one call per sample")
@@ -106,6 +107,7 @@ int run_bench_add(const std::vector<std::string>& args) {
   HiSparseOptions o;
   o.d = vm["d"].as<int>();
   o.coo_width = vm["coo-width"].as<int>();
+  o.csr_leaves = vm.count("no-csr-leaves") == 0;
   o.validate();
   const std::string l2_mode = vm["l2"].as<std::string>();
   if (l2_mode != "warm" && l2_mode != "cold") throw InvalidArgument("--l2 must be warm or cold, got '" + l2_mode + "'");
@@ -125,9 +127,9 @@ int run_bench_add(const std::vector<std::string>& args) {
     flush = std::make_unique<L2Flush>(ctx);
     timing.before_each = [f = flush.get()](cudaStream_t s) { (*f)(s); };
   }
-  std::printf("C = %.1f op(A) %+.1f op(B), op %s, on %s; HiSparse d %d, COO%d; timing: L2 %s, %d samples, median\n",
-              kAlpha, kBeta, to_string(op).c_str(), ctx.device().name.c_str(), o.d, o.coo_width, l2_mode.c_str(),
-              timing.samples);
+  std::printf("C = %.1f op(A) %+.1f op(B), op %s, on %s; HiSparse d %d, COO%d%s; timing: L2 %s, %d samples, median\n",
+              kAlpha, kBeta, to_string(op).c_str(), ctx.device().name.c_str(), o.d, o.coo_width,
+              o.csr_leaves ? " and CSR leaves" : "", l2_mode.c_str(), timing.samples);
   std::printf("%-26s %-4s %11s %11s %11s %-34s %11s %11s %8s %9s %9s\n", "matrix", "prec", "nnz(C)", "hisparse us",
               "cuSPARSE us", "cuSPARSE method", "convert us", "speedup", "status", "C MB hi", "C MB csr");
   nlohmann::json rows = nlohmann::json::array();
@@ -138,7 +140,8 @@ int run_bench_add(const std::vector<std::string>& args) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
                           {"op", to_string(op)}, {"rows", a.rows}, {"cols", a.cols}, {"nnz_a", a.nnz()}, {"nnz_b", b.nnz()},
-                          {"alpha", kAlpha}, {"beta", kBeta}, {"d", o.d}, {"coo_width", o.coo_width}};
+                          {"alpha", kAlpha}, {"beta", kBeta}, {"d", o.d}, {"coo_width", o.coo_width},
+                          {"csr_leaves", o.csr_leaves}};
       try {
         r["hisparse"] = run_hisparse(ctx, a, b, op, p, o, timing);
       } catch (const Error& e) {

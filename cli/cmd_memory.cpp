@@ -31,12 +31,13 @@ struct PoolBytes {
   uint64_t best = 0;
   std::map<int, uint64_t> by_width;
 };
-PoolBytes hisparse_pools(const HostMatrix& a, Precision p, int coo_width) {
+PoolBytes hisparse_pools(const HostMatrix& a, Precision p, int coo_width, bool csr_leaves) {
   PoolBytes out;
   for (int d : kWidths) {
     HiSparseOptions o;
     o.d = d;
     o.coo_width = coo_width;
+    o.csr_leaves = csr_leaves;
     const uint64_t bytes = HiSparseMatrix::build(a, p, o).pool().size();
     out.by_width[d] = bytes;
     if (out.best == 0 || bytes < out.best) out.best = bytes;
@@ -56,8 +57,9 @@ int run_memory(const std::vector<std::string>& args) {
   po::options_description opts(
       "jitsparse memory [matrices or folders...] [options]\n\n"
       "For each matrix and precision: the bytes of CSR with 32-bit indices (row pointers, column indices,\n"
-      "values) and of the HiSparse pool for node widths 16 to 256 (COO leaves of the given width, dense leaves\n"
-      "where smaller), their ratio, and the mean ratio per entry type and precision at the end. Work lists of\n"
+      "values) and of the HiSparse pool for node widths 16 to 256 (COO leaves of the given width, CSR leaves\n"
+      "where smaller, as the layouts hisparse<d>c<X>r hold them, dense leaves where smaller still), their ratio,\n"
+      "and the mean ratio per entry type and precision at the end. Work lists of\n"
       "the HiSparse products (about 12 B per leaf) are not counted: the pool is the format. Where the tuner\n"
       "renumbers a matrix (square, entries far from the diagonal on average: its @rcm or @degree variants),\n"
       "also the best pool of the renumbered matrix plus its two permutations (8 B per row, kept on the GPU),\n"
@@ -68,6 +70,7 @@ int run_memory(const std::vector<std::string>& args) {
       ("precision,p", po::value<std::string>()->default_value("both"), "f32, f64 or both")
       ("builtin", po::value<std::string>()->default_value("small"), (std::string("without matrices: a built-in set (") + kBuiltinSetNames + ") or one built-in matrix by name").c_str())
       ("coo-width", po::value<int>()->default_value(2), "COO leaf width X: 1, 2 or 4")
+      ("no-csr-leaves", "COO and dense leaves only (the layouts hisparse<d>c<X> without r)")
       ("output,o", po::value<std::string>(), "also write the rows as JSON to this file");
   const auto parsed = parse_command_line(args, opts, "matrix");
   if (!parsed) return 0;
@@ -75,6 +78,7 @@ int run_memory(const std::vector<std::string>& args) {
   add_entry_configs(vm);
   const std::vector<Precision> precisions = parse_precisions(vm["precision"].as<std::string>());
   const int width = vm["coo-width"].as<int>();
+  const bool csr_leaves = vm.count("no-csr-leaves") == 0;
   HiSparseOptions checked;
   checked.coo_width = width;
   checked.validate();  // a bad width is refused before any matrix is read
@@ -99,11 +103,12 @@ int run_memory(const std::vector<std::string>& args) {
       const int64_t csr = csr32_of(a, p);
       const std::string key = a.entry.name + " " + to_string(p);
       nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
-                          {"rows", a.rows}, {"cols", a.cols}, {"nnz", a.nnz()}, {"csr32_bytes", csr}, {"coo_width", width}};
+                          {"rows", a.rows}, {"cols", a.cols}, {"nnz", a.nnz()}, {"csr32_bytes", csr}, {"coo_width", width},
+                          {"csr_leaves", csr_leaves}};
       std::printf("%-30s %-15s %-4s %10lld %12.3f", a.name.substr(0, 30).c_str(), a.entry.name.c_str(),
                   to_string(p).c_str(), static_cast<long long>(a.nnz()), csr / 1e6);
       auto ratio_of = [csr](uint64_t bytes) { return csr > 0 ? static_cast<double>(bytes) / static_cast<double>(csr) : 0; };
-      const PoolBytes pools = hisparse_pools(a, p, width);
+      const PoolBytes pools = hisparse_pools(a, p, width, csr_leaves);
       for (const auto& [d, bytes] : pools.by_width) {
         r["hisparse_bytes"][std::to_string(d)] = bytes;
         std::printf(" %9.3fx", ratio_of(bytes));
@@ -114,7 +119,7 @@ int run_memory(const std::vector<std::string>& args) {
       std::printf(" %7.3fx", best);
       double smaller = best;
       if (renumber) {
-        const uint64_t bytes = hisparse_pools(renumbered, p, width).best + 8 * static_cast<uint64_t>(a.rows);
+        const uint64_t bytes = hisparse_pools(renumbered, p, width, csr_leaves).best + 8 * static_cast<uint64_t>(a.rows);
         const double ratio = ratio_of(bytes);
         r["renumbered"] = {{"ordering", to_string(ordering)}, {"hisparse_bytes_with_permutations", bytes}, {"best_ratio", ratio}};
         char cell[32];

@@ -28,11 +28,17 @@ namespace jitsparse {
 //                 padded pairs of uint8 (local row, local col), padded to 16 bytes; padded entries, padded
 //                 to 16. Entries in row-major order; padding entries are zero with the coordinates of the
 //                 last real entry (a kernel reading x-wide groups adds zeros to a valid position).
+//   CSR leaf:     16-byte header {uint32 count, uint32 count again (a leaf's slots, as a COO leaf's padded
+//                 count), uint32 rows R = the last local row holding an entry + 1, 4 reserved}; R uint8 row
+//                 lengths, then count uint8 local columns, row-major, the two padded to 16 together; count
+//                 entries, padded to 16. One byte an entry where COO spends two: chosen where it is
+//                 smaller (leaves with more entries than rows; a row of 256 entries does not fit its byte).
 //   dense inner:  d*d child pointers, row-major, 0 for empty.
 //   sparse inner: 16-byte header {uint32 child count, 12 reserved}; count pairs of uint8 (local row, col),
 //                 row-major, padded to 16; count child pointers.
-// Choice: a leaf with one entry is COO1, other leaves COOx (x = options.coo_width); a leaf is dense when
-// dense leaves are allowed and that is strictly smaller; an inner node is dense when that is strictly smaller.
+// Choice: a leaf with one entry is COO1, other leaves COOx (x = options.coo_width); a leaf is CSR when CSR
+// leaves are allowed and that is strictly smaller, dense when dense leaves are allowed and that is strictly
+// smaller still; an inner node is dense when that is strictly smaller.
 //
 // Build (two passes): entries are sorted in tree order (at the highest level where two entries' blocks
 // differ, compare (row >> b*l, col >> b*l) lexicographically), so every node is a contiguous range. Pass 1
@@ -50,11 +56,15 @@ enum class HiNodeType : uint8_t {
   coo4 = 4,
   dense_inner = 5,
   sparse_inner = 6,
+  csr_leaf = 7,
 };
-constexpr int kHiNodeTypes = 7;  // including empty, so a type indexes arrays directly
+constexpr int kHiNodeTypes = 8;  // including empty, so a type indexes arrays directly
 
 std::string to_string(HiNodeType t);
-inline bool is_leaf(HiNodeType t) { return t >= HiNodeType::dense_leaf && t <= HiNodeType::coo4; }
+inline bool is_leaf(HiNodeType t) {
+  return (t >= HiNodeType::dense_leaf && t <= HiNodeType::coo4) || t == HiNodeType::csr_leaf;
+}
+inline bool is_coo(HiNodeType t) { return t >= HiNodeType::coo1 && t <= HiNodeType::coo4; }
 inline bool is_inner(HiNodeType t) { return t == HiNodeType::dense_inner || t == HiNodeType::sparse_inner; }
 inline int coo_width(HiNodeType t) { return t == HiNodeType::coo4 ? 4 : t == HiNodeType::coo2 ? 2 : 1; }
 
@@ -68,6 +78,7 @@ struct HiSparseOptions {
   int d = 64;             // node width: 16, 32, 64, 128 or 256
   int coo_width = 2;      // X of COOx leaves: 1, 2 or 4
   bool dense_leaves = true;
+  bool csr_leaves = true;
   void validate() const;  // InvalidArgument naming the bad value
   int log2_d() const;
 };
@@ -75,6 +86,9 @@ struct HiSparseOptions {
 // Node sizes in bytes (all multiples of 16); `entry_bytes` = components * scalar bytes.
 uint64_t hi_dense_leaf_bytes(int d, int entry_bytes);
 uint64_t hi_coo_leaf_bytes(uint64_t count, int width, int entry_bytes);
+// rows: R of the CSR leaf (the last local row holding an entry + 1).
+uint64_t hi_csr_leaf_bytes(uint64_t count, uint64_t rows, int entry_bytes);
+constexpr int kHiCsrMaxRowLength = 255;  // a CSR leaf's row lengths are bytes
 uint64_t hi_dense_inner_bytes(int d);
 uint64_t hi_sparse_inner_bytes(uint64_t children);
 uint64_t hi_padded_count(uint64_t count, int width);
@@ -144,7 +158,7 @@ struct HiSparseStats {
 };
 
 // A leaf and where it sits (stored coordinates of its first row and column); `slots` is the work it
-// holds: d*d for a dense leaf, the padded count for a COO leaf.
+// holds: d*d for a dense leaf, the padded count for a COO leaf, the count for a CSR leaf.
 struct HiLeaf {
   uint64_t ptr;
   int64_t row0, col0;

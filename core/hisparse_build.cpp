@@ -33,6 +33,10 @@ uint64_t hi_coo_leaf_bytes(uint64_t count, int width, int entry_bytes) {
   return 16 + round16(2 * padded) + round16(padded * entry_bytes);
 }
 
+uint64_t hi_csr_leaf_bytes(uint64_t count, uint64_t rows, int entry_bytes) {
+  return 16 + round16(rows + count) + round16(count * entry_bytes);
+}
+
 uint64_t hi_sparse_inner_bytes(uint64_t children) { return 16 + round16(2 * children) + round16(8 * children); }
 
 int hi_levels(int64_t rows, int64_t cols, int d) {
@@ -49,7 +53,8 @@ template <class Entries>
 class Builder {
  public:
   Builder(const HostMatrix& a, Precision p, const HiSparseOptions& o, int levels, Entries entries)
-      : a_(a), precision_(p), d_(o.d), width_(o.coo_width), dense_leaves_(o.dense_leaves), levels_(levels),
+      : a_(a), precision_(p), d_(o.d), width_(o.coo_width), dense_leaves_(o.dense_leaves), csr_leaves_(o.csr_leaves),
+        levels_(levels),
         entry_bytes_(a.components() * scalar_bytes(p)), entries_(std::move(entries)) {}
 
   uint64_t plan() const { return entries_.size() == 0 ? 0 : plan_node(levels_ - 1, 0, entries_.size()); }
@@ -80,17 +85,30 @@ class Builder {
     return out;
   }
 
-  HiNodeType leaf_type(size_t n) const {
-    const HiNodeType coo = n == 1 || width_ == 1 ? HiNodeType::coo1 : width_ == 2 ? HiNodeType::coo2 : HiNodeType::coo4;
-    const bool dense = dense_leaves_ && hi_dense_leaf_bytes(d_, entry_bytes_) <
-                                            hi_coo_leaf_bytes(n, coo_width(coo), entry_bytes_);
-    return dense ? HiNodeType::dense_leaf : coo;
+  // R of a CSR leaf over [lo, hi) (entries row-major), or 0 where a row is too long for its length byte.
+  uint64_t csr_rows(size_t lo, size_t hi) const {
+    int longest = 0;
+    for (size_t k = lo, run = 0; k < hi; ++k) {
+      run = k > lo && entries_.row_digit(k, 0) == entries_.row_digit(k - 1, 0) ? run + 1 : 1;
+      longest = std::max(longest, static_cast<int>(run));
+    }
+    return longest > kHiCsrMaxRowLength ? 0 : uint64_t(entries_.row_digit(hi - 1, 0)) + 1;
   }
 
-  uint64_t leaf_bytes(size_t n) const {
-    const HiNodeType t = leaf_type(n);
-    return t == HiNodeType::dense_leaf ? hi_dense_leaf_bytes(d_, entry_bytes_)
-                                       : hi_coo_leaf_bytes(n, coo_width(t), entry_bytes_);
+  struct LeafChoice {
+    HiNodeType type;
+    uint64_t bytes, csr_rows;
+  };
+  LeafChoice leaf_choice(size_t lo, size_t hi) const {
+    const size_t n = hi - lo;
+    const HiNodeType coo = n == 1 || width_ == 1 ? HiNodeType::coo1 : width_ == 2 ? HiNodeType::coo2 : HiNodeType::coo4;
+    LeafChoice best{coo, hi_coo_leaf_bytes(n, coo_width(coo), entry_bytes_), 0};
+    if (csr_leaves_)
+      if (const uint64_t rows = csr_rows(lo, hi); rows > 0 && hi_csr_leaf_bytes(n, rows, entry_bytes_) < best.bytes)
+        best = {HiNodeType::csr_leaf, hi_csr_leaf_bytes(n, rows, entry_bytes_), rows};
+    if (dense_leaves_ && hi_dense_leaf_bytes(d_, entry_bytes_) < best.bytes)
+      best = {HiNodeType::dense_leaf, hi_dense_leaf_bytes(d_, entry_bytes_), 0};
+    return best;
   }
 
   HiNodeType inner_type(size_t children) const {
@@ -105,7 +123,7 @@ class Builder {
 
   // Pass 1: bytes of the subtree over [lo, hi).
   uint64_t plan_node(int level, size_t lo, size_t hi) const {
-    if (level == 0) return leaf_bytes(hi - lo);
+    if (level == 0) return leaf_choice(lo, hi).bytes;
     const std::vector<Child> kids = children(level, lo, hi);
     uint64_t bytes = inner_bytes(kids.size());
     for (const Child& c : kids) bytes += plan_node(level - 1, c.lo, c.hi);
@@ -137,7 +155,9 @@ class Builder {
   }
 
   uint64_t emit_leaf(size_t lo, size_t hi) {
-    const HiNodeType t = leaf_type(hi - lo);
+    const LeafChoice choice = leaf_choice(lo, hi);
+    const HiNodeType t = choice.type;
+    if (t == HiNodeType::csr_leaf) return hi_pointer(emit_csr(lo, hi, choice.csr_rows), t);
     if (t == HiNodeType::dense_leaf) {
       const uint64_t at = allocate(hi_dense_leaf_bytes(d_, entry_bytes_));
       for (size_t k = lo; k < hi; ++k) {
@@ -163,6 +183,25 @@ class Builder {
       coords[2 * i] = static_cast<uint8_t>(entries_.row_digit(k, 0));
       coords[2 * i + 1] = static_cast<uint8_t>(entries_.col_digit(k, 0));
       if (i < count) write_entry(entries + uint64_t(i) * entry_bytes_, entries_.source(k));
+    }
+    return at;
+  }
+
+  uint64_t emit_csr(size_t lo, size_t hi, uint64_t rows) {
+    const uint32_t count = static_cast<uint32_t>(hi - lo), r = static_cast<uint32_t>(rows);
+    const uint64_t at = allocate(hi_csr_leaf_bytes(count, rows, entry_bytes_));
+    uint8_t* node = pool_->data() + at;
+    std::memcpy(node, &count, 4);
+    std::memcpy(node + 4, &count, 4);
+    std::memcpy(node + 8, &r, 4);
+    uint8_t* lengths = node + 16;
+    uint8_t* cols = lengths + rows;
+    uint8_t* entries = node + 16 + round16(rows + count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const size_t k = lo + i;
+      ++lengths[entries_.row_digit(k, 0)];  // the pool is zeroed; csr_rows checked that each fits a byte
+      cols[i] = static_cast<uint8_t>(entries_.col_digit(k, 0));
+      write_entry(entries + uint64_t(i) * entry_bytes_, entries_.source(k));
     }
     return at;
   }
@@ -194,7 +233,7 @@ class Builder {
   const HostMatrix& a_;
   Precision precision_;
   int d_, width_;
-  bool dense_leaves_;
+  bool dense_leaves_, csr_leaves_;
   int levels_;
   int entry_bytes_;
   Entries entries_;

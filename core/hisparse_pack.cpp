@@ -97,6 +97,16 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, Op op, const std::
       uint32_t count, padded;
       std::memcpy(&count, node, 4);
       std::memcpy(&padded, node + 4, 4);
+      if (hi_type(ptr) == HiNodeType::csr_leaf) {
+        uint32_t rows;
+        std::memcpy(&rows, node + 8, 4);
+        const uint8_t* cols = node + 16 + rows;
+        const uint8_t* entries = node + 16 + round16(uint64_t(rows) + count);
+        for (uint32_t r = 0, i = 0; r < rows; ++r)
+          for (uint32_t k = 0; k < node[16 + r]; ++k, ++i)
+            mac(entries + static_cast<size_t>(i) * entry_bytes, static_cast<int>(r), cols[i], s.leaf_block[l]);
+        continue;
+      }
       const uint8_t* entries = node + 16 + round16(2 * uint64_t(padded));
       for (uint32_t i = 0; i < count; ++i)
         mac(entries + static_cast<size_t>(i) * entry_bytes, node[16 + 2 * i], node[17 + 2 * i], s.leaf_block[l]);
@@ -124,6 +134,7 @@ HiSparseOptions hisparse_options(const Layout& l) {
   o.d = l.slice;
   o.coo_width = l.coo;
   o.dense_leaves = true;
+  o.csr_leaves = l.row_leaves;
   return o;
 }
 

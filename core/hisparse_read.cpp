@@ -18,6 +18,7 @@ std::string to_string(HiNodeType t) {
     case HiNodeType::coo4: return "COO4 leaf";
     case HiNodeType::dense_inner: return "dense inner";
     case HiNodeType::sparse_inner: return "sparse inner";
+    case HiNodeType::csr_leaf: return "CSR leaf";
   }
   return "invalid";
 }
@@ -76,6 +77,7 @@ class Walker {
       case HiNodeType::dense_leaf: return dense_leaf(ptr, row0, col0);
       case HiNodeType::dense_inner: return dense_inner(ptr, level, row0, col0);
       case HiNodeType::sparse_inner: return sparse_inner(ptr, level, row0, col0);
+      case HiNodeType::csr_leaf: return csr_leaf(ptr, row0, col0);
       default: return coo_leaf(ptr, row0, col0);
     }
   }
@@ -108,6 +110,25 @@ class Walker {
     for (uint32_t i = 0; i < count; ++i)
       v_.entry(row0 + p[16 + 2 * i], col0 + p[16 + 2 * i + 1], entries + uint64_t(i) * entry_bytes_);
     for (uint32_t i = count; i < padded; ++i) v_.padding();
+  }
+
+  void csr_leaf(uint64_t ptr, int64_t row0, int64_t col0) {
+    const uint32_t count = header_count(ptr, 0, 0), slots = header_count(ptr, 0, 1), rows = header_count(ptr, 0, 2);
+    if (count == 0 || slots != count || rows == 0 || rows > static_cast<uint32_t>(d_))
+      throw InvalidArgument("hisparse: CSR leaf with count " + std::to_string(count) + ", slots " +
+                            std::to_string(slots) + ", rows " + std::to_string(rows));
+    const uint8_t* p = checked(ptr, 0, hi_csr_leaf_bytes(count, rows, entry_bytes_));
+    const uint8_t* lengths = p + 16;
+    const uint8_t* cols = lengths + rows;
+    const uint8_t* entries = p + 16 + round16(uint64_t(rows) + count);
+    uint32_t i = 0;
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t k = 0; k < lengths[r]; ++k, ++i) {
+        if (i >= count) throw InvalidArgument("hisparse: CSR leaf rows hold more than its " + std::to_string(count) + " entries");
+        v_.entry(row0 + r, col0 + cols[i], entries + uint64_t(i) * entry_bytes_);
+      }
+    if (i != count)
+      throw InvalidArgument("hisparse: CSR leaf rows hold " + std::to_string(i) + " of its " + std::to_string(count) + " entries");
   }
 
   void child(uint64_t ptr, int level, int64_t row0, int64_t col0, int local_row, int local_col) {

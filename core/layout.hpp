@@ -64,15 +64,19 @@ struct Layout {
   InnerLayout inner = InnerLayout::aos;
   VectorLayout vector = VectorLayout::aos;
   bool narrow = false;  // 16-bit column offsets (col_delta) instead of 32-bit columns; csr, ell, sell
+  // hisparse: CSR leaves where they are smaller than COO ones (core/hisparse.hpp), "r" after the outer
+  // name (hisparse64c2r): the smallest pool, but read row by row, 0.5-1.4x the time of COO leaves (H100)
+  bool row_leaves = false;
 
   // Canonical name: "csr-aos-aos", "ell-soa-aos", "sell32-soa-soa", "sell32s256-aos-aos",
-  // "hisparse64c2-aos-aos", "sell32-aos-aos-d16" (narrow). parse() also takes "sell-32-...".
+  // "hisparse64c2-aos-aos", "hisparse64c2r-aos-aos" (CSR leaves), "sell32-aos-aos-d16" (narrow). parse()
+  // also takes "sell-32-...".
   std::string name() const;
   std::string outer_name() const;  // "csr", "ell", "sell16", "sell32", "sell32s256", "hola", "hisparse64c2"
   static Layout parse(const std::string& s);  // throws InvalidArgument
   bool operator==(const Layout& o) const {
     return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner &&
-           vector == o.vector && narrow == o.narrow;
+           vector == o.vector && narrow == o.narrow && row_leaves == o.row_leaves;
   }
   bool operator!=(const Layout& o) const { return !(*this == o); }
   bool uses_row_ptr() const { return outer == OuterLayout::csr || outer == OuterLayout::hola; }  // csr arrays
@@ -80,7 +84,7 @@ struct Layout {
   // The matrix arrays do not depend on the vector layout: one packed matrix serves both vector layouts.
   bool same_matrix_arrays(const Layout& o) const {
     return outer == o.outer && slice == o.slice && coo == o.coo && sigma == o.sigma && inner == o.inner &&
-           narrow == o.narrow;
+           narrow == o.narrow && row_leaves == o.row_leaves;
   }
   // Whether the outer layout has a narrow form (the row kernels': csr, ell, sell).
   bool can_be_narrow() const { return outer == OuterLayout::csr || outer == OuterLayout::ell || outer == OuterLayout::sell; }
@@ -99,13 +103,13 @@ bool valid_sell_sigma(int slice, int sigma);
 
 // Every layout: {csr, ell, sell16, sell32, sell32s256, hola} x {aos, soa} x {aos, soa}. Hola layouts run
 // with hola schedules only (generator/variant.hpp); row_layouts() leaves them out. HiSparse layouts are
-// listed apart (hisparse_layouts): 30 of them, each a tree to build, so a search picks a few. Other
+// listed apart (hisparse_layouts): 60 of them, each a tree to build, so a search picks a few. Other
 // windows of the sorted sell (sell16s64, sell32s4096, ...) are valid names but not listed.
 std::vector<Layout> all_layouts();
 // csr, ell, sell16, sell32, sell32s256: the row-per-thread-group kernel family
 std::vector<Layout> row_layouts();
 constexpr int kDefaultSellSigma = 256;  // the window of the listed sorted sell layout
-// hisparse{16,32,64,128,256}c{1,2,4}-aos-{aos,soa}
+// hisparse{16,32,64,128,256}c{1,2,4}[r]-aos-{aos,soa}
 std::vector<Layout> hisparse_layouts();
 
 int64_t vector_stride(int64_t n);  // soa vector stride, see above

@@ -307,7 +307,7 @@ void spmv_impl(const PackedMatrix& m, const EntryType& entry, const std::vector<
 [[noreturn]] void bad_layout(const std::string& text) {
   throw InvalidArgument("unknown layout '" + text +
                         "' (expected outer-inner-vector: outer csr, ell, sell16, sell32, sell<K>s<sigma>, hola or "
-                        "hisparse<d>c<X>; "
+                        "hisparse<d>c<X>[r]; "
                         "inner and vector aos or soa, then -d16 for 16-bit column offsets (csr, ell, sell); e.g. csr-aos-aos, "
                         "sell32-soa-aos, ell-aos-aos-d16, hisparse64c2-aos-aos)");
 }
@@ -319,7 +319,8 @@ std::string Layout::outer_name() const {
     case OuterLayout::csr: return "csr";
     case OuterLayout::hola: return "hola";
     case OuterLayout::ell: return "ell";
-    case OuterLayout::hisparse: return "hisparse" + std::to_string(slice) + "c" + std::to_string(coo);
+    case OuterLayout::hisparse:
+      return "hisparse" + std::to_string(slice) + "c" + std::to_string(coo) + (row_leaves ? "r" : "");
     default: return "sell" + std::to_string(slice) + (sigma > 0 ? "s" + std::to_string(sigma) : "");
   }
 }
@@ -419,11 +420,12 @@ Layout Layout::parse(const std::string& text) {
     bool known = false;
     for (const Layout& h : hisparse_layouts()) known = known || h.outer_name() == parts[0];
     if (!known)
-      throw InvalidArgument("unknown hisparse layout '" + text + "' (expected hisparse<d>c<X>-aos-<aos|soa>, d 16, 32, "
-                            "64, 128 or 256, X 1, 2 or 4; e.g. hisparse64c2-aos-aos)");
+      throw InvalidArgument("unknown hisparse layout '" + text + "' (expected hisparse<d>c<X>[r]-aos-<aos|soa>, d 16, "
+                            "32, 64, 128 or 256, X 1, 2 or 4, r for CSR leaves; e.g. hisparse64c2-aos-aos)");
     const size_t c = parts[0].find('c', 8);
     l.slice = std::stoi(parts[0].substr(8, c - 8));
-    l.coo = std::stoi(parts[0].substr(c + 1));
+    l.coo = std::stoi(parts[0].substr(c + 1, 1));
+    l.row_leaves = parts[0].back() == 'r';
   } else {
     fail();
   }
@@ -489,6 +491,8 @@ std::vector<Layout> hisparse_layouts() {
         l.slice = d;
         l.coo = x;
         l.vector = vec;
+        out.push_back(l);
+        l.row_leaves = true;
         out.push_back(l);
       }
   return out;

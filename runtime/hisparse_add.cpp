@@ -112,6 +112,8 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   const uint64_t nodes = static_cast<uint64_t>(a.nodes() + b.nodes());
   uint64_t bound = a.pool_bytes() + b.pool_bytes() + nodes * (64 + 4 * static_cast<uint64_t>(a.entry_bytes()));
   if (!a.options().dense_leaves) bound += static_cast<uint64_t>(b.level_nodes()[0]) * (2ull * d * d + 16);
+  // and a byte an entry where an input's CSR leaf (a byte of coordinates an entry) becomes a COO leaf (two)
+  bound += (a.pool_bytes() + b.pool_bytes()) / static_cast<uint64_t>(a.entry_bytes());
   // Warps place nodes in chunks (templates/jitsparse/hisparse_add.cuh): at least 3/4 of each is used,
   // but a warp's last chunk of each level may be nearly empty. Chunks of about a quarter of a warp's
   // share keep that slack near the bound's size.
@@ -168,6 +170,7 @@ void HiSparseAdd::enqueue(double alpha, double beta) {
     p.trans_a = trans_a_;
     p.trans_b = trans_b_;
     p.dense_leaves = a_->options().dense_leaves;
+    p.csr_leaves = a_->options().csr_leaves;
     p.coo_width = a_->options().coo_width;
     launch_levels(p, inner_, leaf_, block_, max_grid_, levels_, items_.as<unsigned long long>(), counts_.as<unsigned>(),
                   level_offset_, level_capacity_, s);

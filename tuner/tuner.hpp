@@ -37,8 +37,11 @@ struct TuneOptions {
   // HiSparse layouts of stage one (each is a tree to build on the host; d 32 and 64 keep enough strips
   // for every SM on the matrices of the built-in set, d 256 would not). The first is timed in several
   // setups, the others in its fastest. d 64 first: in the same setups it was 1.1-2.2x faster than d 32 on
-  // the large set and held the fastest setup on the small set (H100, 2026-11-25).
-  std::vector<std::string> hisparse_layouts = {"hisparse64c2-aos-aos", "hisparse32c2-aos-aos", "hisparse64c4-aos-aos"};
+  // the large set and held the fastest setup on the small set (H100, 2026-11-25). Last, d 64 with CSR
+  // leaves (the smallest pool; 3x3 blocks ran it 0.53-0.80x the time of COO leaves, real and complex
+  // grids 1.1-1.4x: H100, thirty-first session).
+  std::vector<std::string> hisparse_layouts = {"hisparse64c2-aos-aos", "hisparse32c2-aos-aos", "hisparse64c4-aos-aos",
+                                               "hisparse64c2r-aos-aos"};
   Op op = Op::n;                       // the product tuned: A x, A^T x or A^H x (a record per op)
   bool deterministic = false;          // only variants whose result bits never change (no float atomics)
   int top_layouts = 2;                 // (layout, threads per row) pairs whose n_t x n_b grid is measured (coarse, refined)

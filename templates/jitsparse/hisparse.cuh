@@ -16,6 +16,11 @@
 //   COOX leaf, A^T x: the rows of op(A) are the leaf's columns, in no order: shared atomics.
 //   Dense leaf:       A x reduces each row across the group by shuffles; A^T x gives each thread its own
 //                     columns (no atomics).
+//   CSR leaf:         each thread takes a row (rows lane, lane + G, ... of the leaf, so a step's loads lie
+//                     close together) and walks its entries: A x sums them in a register and adds the row
+//                     once (its only writer); A^T x loads the row's x element once and adds each product
+//                     into its column's accumulator by shared atomics. Row starts come from one scan of the
+//                     row lengths per G rows.
 // Padding of COO leaves is never read; cells of a dense leaf beyond the matrix are skipped.
 #pragma once
 #include "jitsparse/layouts.cuh"
@@ -24,7 +29,7 @@
 namespace jitsparse {
 
 // Node types in the low 4 bits of a pointer (HiNodeType in core/hisparse.hpp).
-constexpr unsigned kHiDenseLeaf = 1, kHiCoo1 = 2, kHiCoo2 = 3, kHiCoo4 = 4;
+constexpr unsigned kHiDenseLeaf = 1, kHiCoo1 = 2, kHiCoo2 = 3, kHiCoo4 = 4, kHiCsrLeaf = 7;
 constexpr int kHiNoRow = 1 << 20;  // key of a thread without entries: above every local row
 
 // The X (row, col) byte pairs of one thread, from one load of 2X bytes.
@@ -46,7 +51,7 @@ struct HiCoords {
   __device__ __forceinline__ int col(int i) const { return (w[i / 2] >> (16 * (i % 2) + 8)) & 0xff; }
 };
 
-template <class T, class E, class Vec, class Mac, int D, int G, int U, bool Trans, bool SmallLeaves>
+template <class T, class E, class Vec, class Mac, int D, int G, int U, bool Trans, bool SmallLeaves, bool CsrLeaves>
 struct HiSparseGroup {
   static constexpr int V = E::V, C = E::C;
   T* acc;         // D x V accumulators of this group (shared)
@@ -202,6 +207,87 @@ struct HiSparseGroup {
     }
   }
 
+  // Entries of its row a thread of a CSR leaf loads at once, with their columns and then their x elements
+  // (so a short row is one round of loads, not a chain per entry): 4 of real and complex f32 entries, 2 up
+  // to 32 bytes of entry and x element, else 1, so that wide entries do not spill (every leaf type's code
+  // shares the kernel's registers).
+  static constexpr int kCsrChunk = (C + V) * static_cast<int>(sizeof(T)) <= 16 ? 4
+                                   : (C + V) * static_cast<int>(sizeof(T)) <= 32 ? 2 : 1;
+
+  // A CSR leaf (core/hisparse.hpp): header {count, count, rows R}, R row lengths and count columns (bytes),
+  // entries row-major. Steps of G rows; with parts > 1 this group takes every parts-th step from first_step.
+  __device__ __forceinline__ void csr_leaf(const SpmvParams<T>& p, const unsigned char* node, int block,
+                                           unsigned count, int first_step) const {
+    constexpr int K = kCsrChunk;
+    const int rows = static_cast<int>(load_matrix(reinterpret_cast<const unsigned*>(node + 8)));
+    const unsigned char* lengths = node + 16;
+    const unsigned char* cols = lengths + rows;
+    const T* entries = reinterpret_cast<const T*>(node + 16 + ((rows + count + 15) & ~15u));
+    const int x0 = block * D;
+    const int steps = (rows + G - 1) / G;
+    int base = 0;  // entries of the rows before this step
+    int next_len = lane < rows ? static_cast<int>(load_matrix(lengths + lane)) : 0;  // one step ahead
+    for (int st = 0; st < steps; ++st) {
+      const int r = st * G + lane;
+      const int len = next_len;
+      if (st + 1 < steps) next_len = r + G < rows ? static_cast<int>(load_matrix(lengths + r + G)) : 0;
+      int incl = len;
+#pragma unroll
+      for (int off = 1; off < G; off <<= 1) {
+        const int up = __shfl_up_sync(mask, incl, off, G);
+        if (lane >= off) incl += up;
+      }
+      const int start = base + incl - len;
+      base += __shfl_sync(mask, incl, G - 1, G);
+      if (st < first_step || (st - first_step) % parts != 0) continue;  // another group's step
+      typename E::Vector sum, xr;  // A x: the row's sum; A^T x: the row's x element
+      E::zero(sum);
+      if (Trans && len > 0) Vec::template load_x<E>(p, x0 + r, xr);
+      for (int k0 = 0; k0 < len; k0 += K) {
+        int c[K];
+        T e[K][C];
+#pragma unroll
+        for (int j = 0; j < K; ++j)
+          if (k0 + j < len) {
+            c[j] = load_matrix(cols + start + k0 + j);
+            load_contiguous<T, C, LoadStreaming>(entries + static_cast<long long>(start + k0 + j) * C, e[j]);
+          }
+        if (Trans) {
+#pragma unroll
+          for (int j = 0; j < K; ++j)
+            if (k0 + j < len) {
+              typename E::Matrix a;
+              E::set(a, e[j]);
+              typename E::Vector pr;
+              E::zero(pr);
+              Mac::template mac<E>(pr, a, xr);
+              T out[V];
+              E::get(pr, out);
+              add_atomic(c[j], out);
+            }
+        } else {
+          typename E::Vector xs[K];
+#pragma unroll
+          for (int j = 0; j < K; ++j)
+            if (k0 + j < len) Vec::template load_x<E>(p, x0 + c[j], xs[j]);
+#pragma unroll
+          for (int j = 0; j < K; ++j)
+            if (k0 + j < len) {
+              typename E::Matrix a;
+              E::set(a, e[j]);
+              Mac::template mac<E>(sum, a, xs[j]);
+            }
+        }
+      }
+      if (!Trans && len > 0) {
+        T out[V];
+        E::get(sum, out);
+        add(r, out);
+      }
+    }
+    __syncwarp(mask);
+  }
+
   __device__ __forceinline__ void dense_leaf(const SpmvParams<T>& p, const unsigned char* node, int block,
                                              int first_row) const {
     const T* cells = reinterpret_cast<const T*>(node);
@@ -299,8 +385,8 @@ struct HiSparseGroup {
         if (static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf)
           my_count = load_matrix(reinterpret_cast<const unsigned*>(p.hs_pool + (my_ptr & ~15ull)));
       }
-      const bool small = SmallLeaves && mine < last && static_cast<unsigned>(my_ptr & 15) != kHiDenseLeaf &&
-                         my_count <= kSmall;
+      const unsigned my_type = static_cast<unsigned>(my_ptr & 15);
+      const bool small = SmallLeaves && mine < last && my_type >= kHiCoo1 && my_type <= kHiCoo4 && my_count <= kSmall;
       const bool small_mine = small && ((mine - first) / step) % parts == part;  // a small leaf is one step
       SmallLeaf own;
       if (small_mine) small_leaf(p, my_ptr, my_block, my_count, own);
@@ -325,6 +411,9 @@ struct HiSparseGroup {
           case kHiDenseLeaf: dense_leaf(p, node, block, share); break;
           case kHiCoo1: coo_leaf<1>(p, node, block, count, share); break;
           case kHiCoo2: coo_leaf<2>(p, node, block, count, share); break;
+          case kHiCsrLeaf:
+            if constexpr (CsrLeaves) csr_leaf(p, node, block, count, share);
+            break;
           default: coo_leaf<4>(p, node, block, count, share); break;
         }
       }
@@ -337,7 +426,10 @@ struct HiSparseGroup {
   }
 };
 
-template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, int U, bool Trans, bool SmallLeaves>
+// CsrLeaves: the pool may hold CSR leaves (layouts hisparse<d>c<X>r); without them that leaf type's code is
+// left out, so the COO-only kernels keep their registers.
+template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, int U, bool Trans, bool SmallLeaves,
+          bool CsrLeaves>
 __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ SpmvParams<T> p) {
   static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
   constexpr int V = E::V, kGroups = NT / G;
@@ -345,7 +437,7 @@ __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ 
   const int group = threadIdx.x / G;
   const int warp_lane = threadIdx.x % 32;
   const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (warp_lane / G * G);
-  HiSparseGroup<T, E, Vec, Mac, D, G, U, Trans, SmallLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  HiSparseGroup<T, E, Vec, Mac, D, G, U, Trans, SmallLeaves, CsrLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
   const int big = p.hs_big_strips;
   if (static_cast<int>(blockIdx.x) < big) {
     // A heavy strip: the block's groups split its leaves, or where it has fewer leaves than groups the

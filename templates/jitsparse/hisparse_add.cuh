@@ -72,6 +72,16 @@ struct HiAddBitmap {
     __syncwarp();
     return __shfl_sync(0xffffffffu, incl, 31);
   }
+  // Occupied cells of row r (its D bits: D / 32 words, or half a word where D = 16).
+  __device__ __forceinline__ unsigned row_length(int r) const {
+    if constexpr (D < 32) {
+      return __popc(bits[r * D / 32] & (((1u << D) - 1u) << (r * D % 32)));
+    } else {
+      unsigned n = 0;
+      for (int w = r * D / 32; w < (r + 1) * D / 32; ++w) n += __popc(bits[w]);
+      return n;
+    }
+  }
   // f(cell, rank) for every occupied cell, each by one lane.
   template <class F>
   __device__ __forceinline__ void for_each(F f) const {
@@ -127,6 +137,30 @@ __device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsign
 #pragma unroll
       for (int c = 0; c < C; ++c) any |= !hi_add_zero_bits(cells[k * C + c]);
       if (any) f(trans ? (k % D) * D + k / D : k, cells + k * C);
+    }
+  } else if ((ptr & 15) == kHiAddCsrLeaf) {
+    // rows' lengths, then columns (bytes); a row's entries start after the rows before it (a warp scan
+    // of the lengths, 32 rows at a time)
+    const unsigned n = reinterpret_cast<const unsigned*>(node)[0];
+    const unsigned rows = reinterpret_cast<const unsigned*>(node)[2];
+    const unsigned char* lengths = node + 16;
+    const unsigned char* cols = lengths + rows;
+    const T* entries = reinterpret_cast<const T*>(node + 16 + hi_add_round16(static_cast<unsigned long long>(rows) + n));
+    unsigned base = 0;
+    for (unsigned r0 = 0; r0 < rows; r0 += 32) {
+      const unsigned r = r0 + lane;
+      const unsigned len = r < rows ? lengths[r] : 0u;
+      unsigned incl = len;
+#pragma unroll
+      for (int off = 1; off < 32; off <<= 1) {
+        const unsigned up = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off) incl += up;
+      }
+      for (unsigned k = base + incl - len; k < base + incl; ++k) {
+        const int col = cols[k];
+        f(trans ? col * D + static_cast<int>(r) : static_cast<int>(r) * D + col, entries + static_cast<unsigned long long>(k) * C);
+      }
+      base += __shfl_sync(0xffffffffu, incl, 31);
     }
   } else {
     const unsigned n = reinterpret_cast<const unsigned*>(node)[0];
@@ -301,11 +335,30 @@ __global__ void __launch_bounds__(32 * WARPS) hisparse_add_leaf(const __grid_con
     const unsigned long long coo_bytes =
         16 + hi_add_round16(2ull * padded) + hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T));
     const unsigned long long dense_bytes = hi_add_round16(static_cast<unsigned long long>(D) * D * C * sizeof(T));
-    const bool dense = p.dense_leaves && dense_bytes < coo_bytes;
-    const unsigned type = dense ? kHiAddDenseLeaf : width == 1 ? kHiAddCoo1 : width == 2 ? kHiAddCoo2 : kHiAddCoo4;
+    // The build's choice: CSR where smaller than COO and every row fits its length byte, dense where
+    // smaller still. R is the last occupied row + 1.
+    unsigned csr_rows = 0, longest = 0;
+    for (int r = lane; r < D; r += 32) {
+      const unsigned len = map.row_length(r);
+      if (len > 0) csr_rows = r + 1;
+      longest = max(longest, len);
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      csr_rows = max(csr_rows, __shfl_xor_sync(0xffffffffu, csr_rows, off));
+      longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, off));
+    }
+    const unsigned long long csr_bytes = 16 + hi_add_round16(static_cast<unsigned long long>(csr_rows) + n) +
+                                         hi_add_round16(static_cast<unsigned long long>(n) * C * sizeof(T));
+    const bool csr = p.csr_leaves && longest <= 255 && csr_bytes < coo_bytes;
+    const unsigned long long sparse_bytes = csr ? csr_bytes : coo_bytes;
+    const bool dense = p.dense_leaves && dense_bytes < sparse_bytes;
+    const unsigned type = dense ? kHiAddDenseLeaf
+                          : csr ? kHiAddCsrLeaf
+                                : width == 1 ? kHiAddCoo1 : width == 2 ? kHiAddCoo2 : kHiAddCoo4;
     unsigned long long at = 0;
     if (lane == 0) {
-      at = alloc.take(p, dense ? dense_bytes : coo_bytes);
+      at = alloc.take(p, dense ? dense_bytes : sparse_bytes);
       if (at != ~0ull) hi_add_link(p, p.in_slot[item], at | type);
     }
     at = __shfl_sync(0xffffffffu, at, 0);
@@ -315,6 +368,16 @@ __global__ void __launch_bounds__(32 * WARPS) hisparse_add_leaf(const __grid_con
     if (dense) {
       entries = reinterpret_cast<T*>(node);
       for (int k = lane; k < D * D * C; k += 32) entries[k] = T(0);
+    } else if (csr) {
+      const unsigned index_bytes = static_cast<unsigned>(hi_add_round16(static_cast<unsigned long long>(csr_rows) + n));
+      entries = reinterpret_cast<T*>(node + 16 + index_bytes);
+      if (lane < 4) reinterpret_cast<unsigned*>(node)[lane] = lane < 2 ? n : lane == 2 ? csr_rows : 0u;
+      for (unsigned r = lane; r < csr_rows; r += 32) node[16 + r] = static_cast<unsigned char>(map.row_length(r));
+      for (unsigned k = csr_rows + n + lane; k < index_bytes; k += 32) node[16 + k] = 0;
+      const unsigned entry_words =
+          static_cast<unsigned>(hi_add_round16(static_cast<unsigned long long>(n) * C * sizeof(T)) / sizeof(T));
+      for (unsigned k = lane; k < entry_words; k += 32) entries[k] = T(0);
+      map.for_each([&](int cell, unsigned r) { node[16 + csr_rows + r] = static_cast<unsigned char>(cell % D); });
     } else {
       const unsigned coord_bytes = static_cast<unsigned>(hi_add_round16(2ull * padded));
       entries = reinterpret_cast<T*>(node + 16 + coord_bytes);

@@ -5,7 +5,7 @@
 namespace jitsparse {
 
 constexpr unsigned kHiAddDenseLeaf = 1, kHiAddCoo1 = 2, kHiAddCoo2 = 3, kHiAddCoo4 = 4, kHiAddDenseInner = 5,
-                   kHiAddSparseInner = 6;
+                   kHiAddSparseInner = 6, kHiAddCsrLeaf = 7;
 constexpr unsigned long long kHiAddRootSlot = ~0ull;  // the item's output is C's root
 
 // state[] words of the output: the pool's used span (chunks included), overflow flag, root pointer, and
@@ -35,6 +35,7 @@ struct HiAddParams {
   T coef_a, coef_b;
   int trans_a, trans_b;  // read the stored tree transposed
   int dense_leaves;      // dense output leaves allowed
+  int csr_leaves;        // CSR output leaves allowed
   int coo_width;         // X of output COO leaves
 };
 

@@ -21,11 +21,12 @@ const int kWidths[] = {16, 32, 64, 128, 256};
 
 const EntryType& entry(const std::string& name) { return EntryRegistry::instance().get(name); }
 
-HiSparseOptions options(int d, int x = 2, bool dense = true) {
+HiSparseOptions options(int d, int x = 2, bool dense = true, bool csr = true) {
   HiSparseOptions o;
   o.d = d;
   o.coo_width = x;
   o.dense_leaves = dense;
+  o.csr_leaves = csr;
   return o;
 }
 
@@ -98,7 +99,7 @@ struct LayoutCheck {
     REQUIRE(at % 16 == 0);
     REQUIRE(at < m.pool().size());
     if (level == 0)
-      REQUIRE((type >= 1 && type <= 4));
+      REQUIRE(((type >= 1 && type <= 4) || type == 7));
     else
       REQUIRE((type == 5 || type == 6));
     const int d = m.d(), s = m.entry_bytes();
@@ -111,6 +112,8 @@ struct LayoutCheck {
       }
     } else if (type <= 4) {
       coo(at, type == 2 ? 1 : type == 3 ? 2 : 4, s);
+    } else if (type == 7) {
+      csr(at, s);
     } else if (type == 5) {
       node_bytes += uint64_t(d) * d * 8;
       for (int i = 0; i < d * d; ++i) {
@@ -130,6 +133,30 @@ struct LayoutCheck {
         node(load<uint64_t>(m.pool(), at + 16 + coords + 8 * uint64_t(i)), level - 1);
       }
     }
+  }
+
+  void csr(uint64_t at, int s) {
+    const uint32_t count = load<uint32_t>(m.pool(), at), slots = load<uint32_t>(m.pool(), at + 4),
+                   rows = load<uint32_t>(m.pool(), at + 8);
+    REQUIRE(count >= 1);
+    CHECK(slots == count);
+    REQUIRE(rows >= 1);
+    REQUIRE(rows <= static_cast<uint32_t>(m.d()));
+    const uint8_t* lengths = m.pool().data() + at + 16;
+    uint32_t sum = 0;
+    for (uint32_t r = 0; r < rows; ++r) sum += lengths[r];
+    CHECK(sum == count);
+    CHECK(lengths[rows - 1] > 0);  // R ends at the last row holding an entry
+    const uint64_t bytes = (uint64_t(rows) + count + 15) / 16 * 16;
+    // smaller than the COO leaf it replaces, which it must be to be chosen
+    CHECK(16 + bytes + (uint64_t(count) * s + 15) / 16 * 16 < hi_coo_leaf_bytes(count, m.options().coo_width, s));
+    node_bytes += 16 + bytes + (uint64_t(count) * s + 15) / 16 * 16;
+    entries += count;
+    const uint8_t* cols = lengths + rows;
+    for (uint32_t r = 0, i = 0; r < rows; ++r)  // columns ascend within each row
+      for (uint32_t k = 0; k < lengths[r]; ++k, ++i)
+        if (k > 0) CHECK(cols[i - 1] < cols[i]);
+    for (uint64_t b = rows + count; b < bytes; ++b) CHECK(m.pool()[at + 16 + b] == 0);
   }
 
   void coo(uint64_t at, int width, int s) {
@@ -242,22 +269,25 @@ TEST_CASE("hisparse: levels") {
   require_same(m.to_host(), a);
 }
 
-TEST_CASE("hisparse: every d, COO width and dense-leaf setting") {
+TEST_CASE("hisparse: every d, COO width, dense-leaf and CSR-leaf setting") {
   const EntryType& e = entry("quaternion");
   const std::vector<HostMatrix> mats = {random(e, 37, 300, 5), random(e, 300, 37, 5), random(e, 520, 410, 8, 0.1),
                                         random(e, 100, 100, 60, 0)};
   for (int d : kWidths)
     for (int x : {1, 2, 4})
-      for (bool dense : {false, true}) {
-        CAPTURE(d);
-        CAPTURE(x);
-        CAPTURE(dense);
-        for (const HostMatrix& a : mats) round_trip(a, options(d, x, dense));
-        if (!dense) {
-          const HiSparseMatrix m = HiSparseMatrix::build(mats.back(), Precision::f64, options(d, x, dense));
-          CHECK(hisparse_statistics(m).node_count(HiNodeType::dense_leaf) == 0);
+      for (bool dense : {false, true})
+        for (bool csr : {false, true}) {
+          CAPTURE(d);
+          CAPTURE(x);
+          CAPTURE(dense);
+          CAPTURE(csr);
+          for (const HostMatrix& a : mats) round_trip(a, options(d, x, dense, csr));
+          const HiSparseMatrix m = HiSparseMatrix::build(mats.back(), Precision::f64, options(d, x, dense, csr));
+          if (!dense) CHECK(hisparse_statistics(m).node_count(HiNodeType::dense_leaf) == 0);
+          if (!csr) CHECK(hisparse_statistics(m).node_count(HiNodeType::csr_leaf) == 0);
+          // 60 entries a row of 100: dense where allowed, else CSR where allowed
+          if (!dense && csr) CHECK(hisparse_statistics(m).node_count(HiNodeType::csr_leaf) > 0);
         }
-      }
 }
 
 TEST_CASE("hisparse: f32 round trip equals the values rounded to float") {
@@ -301,8 +331,28 @@ TEST_CASE("hisparse: node-type choice") {
   const HostMatrix block = from_rows(e, 16, full);
   CHECK(hi_type(HiSparseMatrix::build(block, Precision::f64, options(16)).root()) == HiNodeType::dense_leaf);
   CHECK(hi_type(HiSparseMatrix::build(block, Precision::f32, options(16)).root()) == HiNodeType::dense_leaf);
-  CHECK(hi_type(HiSparseMatrix::build(block, Precision::f64, options(16, 4, false)).root()) == HiNodeType::coo4);
-  CHECK(hi_type(HiSparseMatrix::build(block, Precision::f64, options(16, 2, false)).root()) == HiNodeType::coo2);
+  CHECK(hi_type(HiSparseMatrix::build(block, Precision::f64, options(16, 4, false, false)).root()) == HiNodeType::coo4);
+  CHECK(hi_type(HiSparseMatrix::build(block, Precision::f64, options(16, 2, false, false)).root()) == HiNodeType::coo2);
+  // a byte a column and one per row where COO spends two an entry: 16 + 272 + 2048 against 16 + 512 + 2048
+  const HiSparseMatrix csr = HiSparseMatrix::build(block, Precision::f64, options(16, 2, false));
+  CHECK(hi_type(csr.root()) == HiNodeType::csr_leaf);
+  CHECK(csr.pool().size() == 16 + 272 + 2048);
+  check_layout(csr);
+  // two entries in one row: COO2 (16 + 16 + 16) is no larger than CSR (16 + 16 + 16)
+  CHECK(hi_type(HiSparseMatrix::build(from_rows(e, 16, {{}, {2, 5}}), Precision::f64, options(16)).root()) ==
+        HiNodeType::coo2);
+  // a row of 256 entries does not fit a length byte: COO, not CSR, even where CSR would be smaller
+  std::vector<std::vector<int32_t>> rows256(256);
+  for (int32_t c = 0; c < 256; ++c) rows256[3].push_back(c);
+  for (int32_t r = 4; r < 256; ++r) rows256[r].push_back(r);
+  const HiSparseMatrix long_row = HiSparseMatrix::build(from_rows(e, 256, rows256), Precision::f64, options(256, 2, false));
+  CHECK(hi_type(long_row.root()) == HiNodeType::coo2);
+  check_layout(long_row);
+  rows256[3].pop_back();  // 255 entries fit
+  const HiSparseMatrix fits = HiSparseMatrix::build(from_rows(e, 256, rows256), Precision::f64, options(256, 2, false));
+  CHECK(hi_type(fits.root()) == HiNodeType::csr_leaf);
+  check_layout(fits);
+  require_same(fits.to_host(), from_rows(e, 256, rows256));
 
   const HostMatrix single = from_rows(e, 5, {{}, {3}});
   for (int x : {1, 2, 4}) {

@@ -100,6 +100,38 @@ TEST_CASE("hisparse from_pool: a pool made elsewhere reads back, a corrupt one i
                   InvalidArgument);
 }
 
+TEST_CASE("hisparse from_pool: a CSR leaf whose row lengths or header disagree with its count is refused") {
+  // One 16 x 16 block of 8 entries a row: a CSR leaf at the root (no dense leaves).
+  TripletList t(entry("real"), 16, 16);
+  const double one = 1.0;
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; c += 2) t.add(r, c, &one);
+  const HostMatrix a = t.build();
+  HiSparseOptions o;
+  o.d = 16;
+  o.dense_leaves = false;
+  const HiSparseMatrix m = HiSparseMatrix::build(a, Precision::f64, o);
+  REQUIRE(hi_type(m.root()) == HiNodeType::csr_leaf);
+  const uint64_t at = hi_offset(m.root());
+  CHECK(HiSparseMatrix::from_pool(a.entry, Precision::f64, 16, 16, o, m.pool(), m.root(), "x").nnz() == 128);
+  auto refused = [&](std::vector<uint8_t> pool, const char* what) {
+    CHECK_THROWS_WITH_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, 16, 16, o, std::move(pool), m.root(), "x"),
+                         doctest::Contains(what), InvalidArgument);
+  };
+  std::vector<uint8_t> longer = m.pool();
+  ++longer[at + 16];  // row 0 claims 9 entries
+  refused(longer, "more than");
+  std::vector<uint8_t> shorter = m.pool();
+  --shorter[at + 16];
+  refused(shorter, "127 of its 128");
+  std::vector<uint8_t> no_rows = m.pool();
+  no_rows[at + 8] = 0;  // R = 0
+  refused(no_rows, "CSR leaf with count");
+  std::vector<uint8_t> wide = m.pool();
+  wide[at + 8] = 17;  // more rows than d
+  refused(wide, "CSR leaf with count");
+}
+
 TEST_CASE("generator: the hisparse addition kernels compile (node widths, precisions, entry sizes)") {
   const std::string dir =
       std::filesystem::temp_directory_path() / ("jitsparse-hisparse-add-test-" + std::to_string(::getpid()));

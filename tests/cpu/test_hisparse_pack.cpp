@@ -62,7 +62,17 @@ void check_product(const HostMatrix& a, const Layout& l, Precision p, Op op) {
 }  // namespace
 
 TEST_CASE("hisparse layout: names read back, bad ones are refused with the reason") {
-  CHECK(hisparse_layouts().size() == 30);
+  CHECK(hisparse_layouts().size() == 60);
+  const Layout r = Layout::parse("hisparse64c2r-aos-soa");
+  CHECK(r.row_leaves);
+  CHECK(r.coo == 2);
+  CHECK(r.slice == 64);
+  CHECK(r.name() == "hisparse64c2r-aos-soa");
+  CHECK(hisparse_options(r).csr_leaves);
+  CHECK_FALSE(hisparse_options(Layout::parse("hisparse64c2-aos-soa")).csr_leaves);
+  CHECK_FALSE(r.same_matrix_arrays(Layout::parse("hisparse64c2-aos-soa")));
+  for (const char* bad : {"hisparse64c2rr-aos-aos", "hisparse64r-aos-aos", "hisparse64c2x-aos-aos"})
+    CHECK_THROWS_AS(Layout::parse(bad), InvalidArgument);
   for (const Layout& l : hisparse_layouts()) CHECK(Layout::parse(l.name()) == l);
   CHECK(Layout::parse("hisparse64c2-aos-soa").slice == 64);
   CHECK(Layout::parse("hisparse64c2-aos-soa").coo == 2);

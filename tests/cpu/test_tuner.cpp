@@ -322,9 +322,11 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   TuneOptions o;
   // 20 row layouts x 6 tpr, 4 hola layouts x ept {2, 4} (ept 8 needs 57 KB of shared memory in f64), and
   // the first hisparse layout (hisparse64c2) in 4 setups x big strips from 256 and 4096 slots and once with
-  // small leaves per lane (-s); the other 2 with one schedule (run_job gives them the first's fastest)
+  // small leaves per lane (-s); the other 3 (the last with CSR leaves) with one schedule (run_job gives
+  // them the first's fastest)
   const auto joint = stage_one_variants(block3, Precision::f64, o, h100);
-  CHECK(joint.size() == 20 * 6 + 4 * 2 + 9 + 2);
+  CHECK(joint.size() == 20 * 6 + 4 * 2 + 9 + 3);
+  CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.layout.row_leaves; }) == 1);
   CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.schedule.small_leaves; }) == 1);
   CHECK(std::count_if(joint.begin(), joint.end(), [](const Variant& v) { return v.schedule.big_strip == 256; }) == 4);
   std::set<std::string> first_setups;
@@ -487,7 +489,7 @@ TEST_CASE("tuner: transposed products search both kinds, or only the determinist
   }
   CHECK(atomic == 20 * 6 + 4 * 3);
   CHECK(copy == 20 * 6 + 4 * 3);
-  CHECK(tree == 9 + 2);  // the first layout's setups, its small-leaf twin and the other two layouts
+  CHECK(tree == 9 + 3);  // the first layout's setups, its small-leaf twin and the other three layouts
   o.deterministic = true;
   const auto steady = stage_one_variants(cplx, Precision::f32, o, h100);
   CHECK(steady.size() == 20 * 6);  // no hola, no atomics, no hisparse transposes (shared atomics)

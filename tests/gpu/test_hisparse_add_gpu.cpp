@@ -100,6 +100,30 @@ TEST_CASE("gpu hisparse add: node widths, COO widths, dense leaves, shapes") {
   add_and_check(TripletList(c, 0, 0).build(), Op::n, TripletList(c, 0, 0).build(), Op::n, 1.0, 1.0, Precision::f64, o);
 }
 
+TEST_CASE("gpu hisparse add: CSR leaves in, CSR leaves out, and COO out of CSR in") {
+  Context& ctx = gpu_context();
+  const EntryType& c = entry("complex");
+  const HostMatrix banded = random(c, 1500, 1500, 40, 24, 3), other = random(c, 1500, 1500, 5, 0, 4);
+  HiSparseOptions csr;
+  csr.d = 64;
+  csr.dense_leaves = false;  // the band's leaves are CSR
+  HiSparseOptions coo = csr;
+  coo.csr_leaves = false;
+  const HiSparseMatrix a_csr = HiSparseMatrix::build(banded, Precision::f64, csr);
+  REQUIRE(hisparse_statistics(a_csr).node_count(HiNodeType::csr_leaf) > 0);
+  const DeviceHiSparse da(a_csr, ctx.stream());
+  const DeviceHiSparse db(HiSparseMatrix::build(other, Precision::f64, csr), ctx.stream());
+  const HiSparseMatrix sum = hisparse_add(ctx, da, Op::n, db, Op::t, 1.0, 2.0).download(ctx.stream());
+  check_sum(sum, banded, Op::n, other, Op::t, 1.0, 2.0, Precision::f64);
+  CHECK(hisparse_statistics(sum).node_count(HiNodeType::csr_leaf) > 0);
+  // C takes A's options: no CSR leaves, so the band's entries take two bytes of coordinates where they
+  // took one in B (the pool's bound must hold them)
+  const DeviceHiSparse dcoo(HiSparseMatrix::build(other, Precision::f64, coo), ctx.stream());
+  const HiSparseMatrix as_coo = hisparse_add(ctx, dcoo, Op::n, da, Op::n, 1.0, 1.0).download(ctx.stream());
+  check_sum(as_coo, other, Op::n, banded, Op::n, 1.0, 1.0, Precision::f64);
+  CHECK(hisparse_statistics(as_coo).node_count(HiNodeType::csr_leaf) == 0);
+}
+
 TEST_CASE("gpu hisparse add: the state of an operand (transpose flag, scale) is applied; A - A keeps zeros") {
   Context& ctx = gpu_context();
   const EntryType& q = entry("quaternion");

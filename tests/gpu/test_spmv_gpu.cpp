@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/hisparse.hpp"
+#include "core/hisparse_pack.hpp"
 #include "core/permutation.hpp"
 #include "core/random_matrix.hpp"
 #include "core/reference.hpp"
@@ -144,10 +146,10 @@ const std::vector<Schedule> kHiSparseSchedules = {
     Schedule::parse("hisparse-128x4-g16-big4096"), Schedule::parse("hisparse-256x2-g4-big64-u1"),
     Schedule::parse("hisparse-64x8-g32-big0-u8-s"), Schedule::parse("hisparse-96x3-g8-big256-u4-s"),
 };
-// Node widths 16, 64 and 256 with COO1, COO2 and COO4 leaves; vectors aos and soa.
+// Node widths 16, 64 and 256 with COO1, COO2 and COO4 leaves, two with CSR leaves (r); vectors aos and soa.
 const std::vector<Layout> kHiSparseLayouts = {
-    Layout::parse("hisparse16c1-aos-aos"), Layout::parse("hisparse64c2-aos-soa"), Layout::parse("hisparse256c4-aos-aos"),
-    Layout::parse("hisparse32c4-aos-aos"),
+    Layout::parse("hisparse16c1-aos-aos"),  Layout::parse("hisparse64c2-aos-soa"), Layout::parse("hisparse256c4r-aos-aos"),
+    Layout::parse("hisparse32c4-aos-aos"), Layout::parse("hisparse64c2r-aos-aos"),
 };
 
 // The variants of one (entry, precision, layout, op): every kind and schedule the entry can run (hola's
@@ -225,6 +227,21 @@ TEST_CASE("gpu spmv: complex") { run_entry("complex"); }
 TEST_CASE("gpu spmv: quaternion") { run_entry("quaternion"); }
 TEST_CASE("gpu spmv: block3") { run_entry("block3"); }
 TEST_CASE("gpu spmv: dual_quaternion (a JSON-only type)") { run_entry("dual_quaternion"); }
+TEST_CASE("gpu spmv: the hisparse test matrices hold every leaf type the products read") {
+  // So the cases below exercise the COO, dense and CSR leaf paths of A x and A^T x (a CPU check).
+  std::map<HiNodeType, int64_t> leaves;
+  for (const char* entry : {"real", "quaternion"})
+    for (const HostMatrix& a : matrices_for(entry_type(entry).name))
+      for (const Layout& layout : kHiSparseLayouts) {
+        const HiSparseStats s = hisparse_statistics(HiSparseMatrix::build(a, Precision::f64, hisparse_options(layout)));
+        for (HiNodeType t : {HiNodeType::dense_leaf, HiNodeType::coo1, HiNodeType::coo2, HiNodeType::coo4, HiNodeType::csr_leaf})
+          leaves[t] += s.node_count(t);
+      }
+  for (const auto& [type, count] : leaves) {
+    INFO(to_string(type));
+    CHECK(count > 0);
+  }
+}
 TEST_CASE("gpu spmv: hisparse layouts (real)") { run_entry("real", {Op::n, Op::t, Op::h}, kHiSparseLayouts); }
 TEST_CASE("gpu spmv: hisparse layouts (complex)") { run_entry("complex", {Op::n, Op::t, Op::h}, kHiSparseLayouts); }
 TEST_CASE("gpu spmv: hisparse layouts (quaternion)") { run_entry("quaternion", {Op::n, Op::t, Op::h}, kHiSparseLayouts); }
