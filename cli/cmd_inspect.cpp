@@ -22,9 +22,10 @@ namespace jitsparse::cli {
 
 namespace {
 
-// HiSparse bytes per node width (COO2, dense leaves allowed), then the node census for d = 64.
+// HiSparse bytes per node width (COO2, CSR and dense leaves where smaller: the r layouts), then the node
+// census for d = 64.
 void print_hisparse(const HostMatrix& a) {
-  std::printf("\nHiSparse (COO2 leaves, dense leaves allowed)\n%-6s %7s %14s %14s %12s %12s\n", "d", "levels",
+  std::printf("\nHiSparse (COO2 leaves; CSR and dense leaves where smaller, as layouts hisparse<d>c2r hold them)\n%-6s %7s %14s %14s %12s %12s\n", "d", "levels",
               "MB (f32)", "MB (f64)", "B/entry f32", "B/entry f64");
   for (int d : {16, 32, 64, 128, 256}) {
     HiSparseOptions o;
