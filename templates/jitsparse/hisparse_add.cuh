@@ -139,8 +139,9 @@ __device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsign
       if (any) f(trans ? (k % D) * D + k / D : k, cells + k * C);
     }
   } else if ((ptr & 15) == kHiAddCsrLeaf) {
-    // rows' lengths, then columns (bytes); a row's entries start after the rows before it (a warp scan
-    // of the lengths, 32 rows at a time)
+    // rows' lengths, then columns (bytes). 32 rows at a time: a warp scan of their lengths gives each row's
+    // first entry; the lanes then take the rows' entries in turn (coalesced, balanced), each finding its
+    // entry's row by a binary search over the 32 starts (shuffles).
     const unsigned n = reinterpret_cast<const unsigned*>(node)[0];
     const unsigned rows = reinterpret_cast<const unsigned*>(node)[2];
     const unsigned char* lengths = node + 16;
@@ -156,11 +157,20 @@ __device__ __forceinline__ void hi_add_entries(const unsigned char* pool, unsign
         const unsigned up = __shfl_up_sync(0xffffffffu, incl, off);
         if (lane >= off) incl += up;
       }
-      for (unsigned k = base + incl - len; k < base + incl; ++k) {
-        const int col = cols[k];
-        f(trans ? col * D + static_cast<int>(r) : static_cast<int>(r) * D + col, entries + static_cast<unsigned long long>(k) * C);
+      const unsigned start = base + incl - len;  // rows past the leaf: the chunk's end
+      const unsigned total = __shfl_sync(0xffffffffu, incl, 31);
+      for (unsigned j = 0; j < total; j += 32) {  // uniform over the warp: the search shuffles
+        const unsigned k = base + j + lane;
+        int l = 0;  // the last of the 32 rows starting at or before entry k (empty rows start where the next does)
+#pragma unroll
+        for (int step = 16; step > 0; step >>= 1)
+          if (__shfl_sync(0xffffffffu, start, l + step) <= k) l += step;
+        if (j + lane < total) {
+          const int row = static_cast<int>(r0) + l, col = cols[k];
+          f(trans ? col * D + row : row * D + col, entries + static_cast<unsigned long long>(k) * C);
+        }
       }
-      base += __shfl_sync(0xffffffffu, incl, 31);
+      base += total;
     }
   } else {
     const unsigned n = reinterpret_cast<const unsigned*>(node)[0];
