@@ -142,7 +142,8 @@ TEST_CASE("hisparse packing: the kernel's reading order gives A x, A^T x and A^H
     };
     for (const HostMatrix& a : mats)
       for (Precision p : {Precision::f32, Precision::f64})
-        for (const char* l : {"hisparse16c1-aos-aos", "hisparse16c4-aos-soa", "hisparse64c2-aos-aos", "hisparse256c4-aos-aos"})
+        for (const char* l : {"hisparse16c1-aos-aos", "hisparse16c4-aos-soa", "hisparse64c2-aos-aos", "hisparse256c4-aos-aos",
+                              "hisparse16c2r-aos-aos", "hisparse64c2r-aos-soa"})  // r: CSR leaves
           for (Op op : {Op::n, Op::t, Op::h}) check_product(a, Layout::parse(l), p, op);
   }
 }
@@ -181,6 +182,9 @@ TEST_CASE("generator: every hisparse kernel compiles (entry types, precisions, o
   for (const char* e : {"real", "complex", "quaternion", "block3"})  // the most chunks per thread (capped by size)
     for (Precision p : {Precision::f32, Precision::f64})
       for (Op op : {Op::n, Op::t}) add(e, p, "hisparse32c4-aos-aos", "hisparse-128x4-g16-big4096-u8", op);
+  for (const char* e : {"real", "complex", "quaternion", "block3", "dual_quaternion"})  // CSR leaves (r)
+    for (Precision p : {Precision::f32, Precision::f64})
+      for (Op op : {Op::n, Op::t, Op::h}) add(e, p, "hisparse64c2r-aos-aos", "hisparse-128x8-g32-big4096-u1", op);
   for (const char* s : {"hisparse-256x2-g4-big0-u1", "hisparse-64x8-g32-big256-u4", "hisparse-128x4-g8-big65536"})
     for (const char* l : {"hisparse16c1-aos-soa", "hisparse256c4-aos-aos"}) add("real", Precision::f64, l, s, Op::n);
   const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-hisparse-test-" + std::to_string(::getpid()));
