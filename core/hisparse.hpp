@@ -64,7 +64,6 @@ std::string to_string(HiNodeType t);
 inline bool is_leaf(HiNodeType t) {
   return (t >= HiNodeType::dense_leaf && t <= HiNodeType::coo4) || t == HiNodeType::csr_leaf;
 }
-inline bool is_coo(HiNodeType t) { return t >= HiNodeType::coo1 && t <= HiNodeType::coo4; }
 inline bool is_inner(HiNodeType t) { return t == HiNodeType::dense_inner || t == HiNodeType::sparse_inner; }
 inline int coo_width(HiNodeType t) { return t == HiNodeType::coo4 ? 4 : t == HiNodeType::coo2 ? 2 : 1; }
 
