@@ -59,8 +59,8 @@ int run_memory(const std::vector<std::string>& args) {
       "For each matrix and precision: the bytes of CSR with 32-bit indices (row pointers, column indices,\n"
       "values) and of the HiSparse pool for node widths 16 to 256 (COO leaves of the given width, CSR leaves\n"
       "where smaller, as the layouts hisparse<d>c<X>r hold them, dense leaves where smaller still), their ratio,\n"
-      "and the mean ratio per entry type and precision at the end. Work lists of\n"
-      "the HiSparse products (about 12 B per leaf) are not counted: the pool is the format. Where the tuner\n"
+      "and the mean ratio per entry type and precision at the end. Work lists of the HiSparse products (about\n"
+      "12 B per leaf) are not counted: the pool is the format. Where the tuner\n"
       "renumbers a matrix (square, entries far from the diagonal on average: its @rcm or @degree variants),\n"
       "also the best pool of the renumbered matrix plus its two permutations (8 B per row, kept on the GPU),\n"
       "and the smaller of the two. Needs no GPU.\n\nOptions");
