@@ -58,7 +58,7 @@ int run_tune(const std::vector<std::string>& args) {
       ("memory-cap", po::value<std::string>(), "skip layouts whose packed matrix exceeds this (e.g. 4G; default a quarter of GPU memory)")
       ("reorder", po::value<std::string>()->default_value("none"), kReorderHelp)
       ("top-layouts", po::value<int>()->default_value(2), "(layout, threads-per-row) pairs whose schedule grid is measured (coarse, then refined around the best)")
-      ("hisparse", po::value<std::string>(), "HiSparse layouts of stage one, comma separated (e.g. hisparse16c1-aos-aos,hisparse64c2-aos-soa), or none; default hisparse64c2-aos-aos,hisparse32c2-aos-aos,hisparse64c4-aos-aos,hisparse64c2r-aos-aos (r: CSR leaves)")
+      ("hisparse", po::value<std::string>(), "HiSparse layouts of stage one, comma separated (e.g. hisparse16c1-aos-aos,hisparse64c2-aos-soa), or none; default hisparse64c2-aos-aos,hisparse256c2-aos-aos,hisparse64c4-aos-aos,hisparse64c2r-aos-aos (r: CSR leaves)")
       ("output,o", po::value<std::string>()->default_value("jitsparse-report"), "folder for tune.html and tune.json")
       ("device", po::value<int>()->default_value(0), "GPU ordinal")
       ("quiet,q", "no progress line");

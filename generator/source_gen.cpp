@@ -85,7 +85,7 @@ std::string kernel_expression(const Variant& v, const EntryType& entry) {
   if (v.layout.outer == OuterLayout::hisparse)
     return "jitsparse::hisparse_spmv<" + entry_type_arg(v, entry) + ", " + vector_type(v.layout) + ", " + mac_type(v) +
            ", " + std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " +
-           std::to_string(v.layout.slice) + ", " + std::to_string(sc.threads_per_row) + ", " +
+           std::to_string(v.layout.slice) + ", " + std::to_string(v.layout.coo) + ", " + std::to_string(sc.threads_per_row) + ", " +
            std::to_string(sc.unroll) + ", " + (v.op == Op::n ? "false" : "true") + ", " + (sc.small_leaves ? "true" : "false") + ", " +
            (v.layout.row_leaves ? "true" : "false") + ">";
   if (v.layout.outer == OuterLayout::hola)

@@ -34,13 +34,15 @@ struct TuneOptions {
   int64_t memory_cap_bytes = 0;        // a layout packing larger than this is skipped; 0: a quarter of GPU memory
   std::vector<int> threads_per_row = {1, 2, 4, 8, 16, 32};
   std::vector<int> entries_per_thread = {2, 4, 8};  // hola schedules of stage one
-  // HiSparse layouts of stage one (each is a tree to build on the host; d 32 and 64 keep enough strips
-  // for every SM on the matrices of the built-in set, d 256 would not). The first is timed in several
+  // HiSparse layouts of stage one (each is a tree to build on the host). The first is timed in several
   // setups, the others in its fastest. d 64 first: in the same setups it was 1.1-2.2x faster than d 32 on
-  // the large set and held the fastest setup on the small set (H100, 2026-11-25). Last, d 64 with CSR
-  // leaves (the smallest pool; 3x3 blocks ran it 0.53-0.80x the time of COO leaves, real and complex
-  // grids 1.1-1.4x: H100, thirty-first session).
-  std::vector<std::string> hisparse_layouts = {"hisparse64c2-aos-aos", "hisparse32c2-aos-aos", "hisparse64c4-aos-aos",
+  // the large set and held the fastest setup on the small set (H100, 2026-11-25); d 256 leaves too few
+  // strips for every SM on the small matrices. Then d 256, which the large real grids ran 1.2-2.5x faster
+  // than d 64 and complex ones 1.0-1.04x, where d 32 was never the fastest (1.15-1.5x slower than d 64;
+  // H100, thirty-second session); d 64 with COO4 leaves; last, d 64 with CSR leaves (the smallest pool;
+  // 3x3 blocks ran it 0.53-0.80x the time of COO leaves, real and complex grids 1.1-1.4x: H100,
+  // thirty-first session).
+  std::vector<std::string> hisparse_layouts = {"hisparse64c2-aos-aos", "hisparse256c2-aos-aos", "hisparse64c4-aos-aos",
                                                "hisparse64c2r-aos-aos"};
   Op op = Op::n;                       // the product tuned: A x, A^T x or A^H x (a record per op)
   bool deterministic = false;          // only variants whose result bits never change (no float atomics)
@@ -296,8 +298,9 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
 // the fastest variants of the search run again on its reverse Cuthill-McKee renumbering P A P^T, x and y
 // moved through the permutation inside each timed launch (Variant::ordering). ordering_twins: the
 // fastest variant of each of the `n` fastest outer layouts (Layout::outer_name: csr, ell, sell32,
-// sell32s256, hola, hisparse64c2...) renumbered, and with `narrow` (the renumbered columns
-// fit 16 bits) the narrow form of each csr, ell or sell one; those `measured` lacks.
+// sell32s256, hola, hisparse64c2...) and of the fastest hisparse layout wherever it ranks, renumbered,
+// and with `narrow` (the renumbered columns fit 16 bits) the narrow form of each csr, ell or sell one;
+// those `measured` lacks.
 constexpr int kOrderingLayouts = 4;
 std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
 // The n fastest renumbered variants `measured` holds, each in its other RenumberedY form (y written through

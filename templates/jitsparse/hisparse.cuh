@@ -9,7 +9,9 @@
 // where it has fewer leaves than groups, the steps of each leaf) and their accumulators are summed in a
 // fixed order.
 //   COOX leaf, A x:   each thread loads U chunks of X entries and their 8-bit coordinates at once (a wide
-//                     load per chunk; U is the schedule's unroll);
+//                     load per chunk; U is the schedule's unroll; 3x3 blocks beside CSR leaves load each
+//                     entry where it is used). A kernel compiles COO1 and COOX code only (X, the layout's
+//                     COO width, is a template number: the pool holds no other COO leaves);
 //                     entries are row-major, so sums are formed per run of equal rows in the thread and
 //                     joined across the group by a segmented scan of shuffles; the last thread of a row
 //                     adds it into the accumulator (one writer per row and step: no atomics).
@@ -51,7 +53,7 @@ struct HiCoords {
   __device__ __forceinline__ int col(int i) const { return (w[i / 2] >> (16 * (i % 2) + 8)) & 0xff; }
 };
 
-template <class T, class E, class Vec, class Mac, int D, int G, int U, bool Trans, bool SmallLeaves, bool CsrLeaves>
+template <class T, class E, class Vec, class Mac, int D, int CooX, int G, int U, bool Trans, bool SmallLeaves, bool CsrLeaves>
 struct HiSparseGroup {
   static constexpr int V = E::V, C = E::C;
   T* acc;         // D x V accumulators of this group (shared)
@@ -88,11 +90,19 @@ struct HiSparseGroup {
     return U < cap ? U : (cap > 1 ? cap : 1);
   }
 
+  // Wide entries (a chunk of X over 64 bytes: 3x3 blocks) in a kernel that also walks CSR leaves are loaded
+  // where they are used, not all at the start of a step: holding them beside the CSR walk's registers
+  // spilled 256 bytes (block3 f64, 128x8), and loading them late made elasticity_large 1.37x faster in f64,
+  // 1.08x in f32. Without CSR leaves the early loads are faster (f32 1.12x, d 256 1.25x; H100, session 32).
+  template <int X>
+  __device__ static constexpr bool lazy_entries() { return CsrLeaves && X * C * static_cast<int>(sizeof(T)) > 64; }
+
   // count: the leaf's entries, read from its header ahead of time by leaves().
   template <int X>
   __device__ __forceinline__ void coo_leaf(const SpmvParams<T>& p, const unsigned char* node, int block,
                                            unsigned count, int first_step) const {
     constexpr int K = chunks<X>(), N = X * K;  // N consecutive entries per thread and step
+    constexpr bool kLazy = lazy_entries<X>();
     const unsigned padded = (count + X - 1) / X * X;  // the format pads to a multiple of X (core/hisparse.hpp)
     const unsigned char* coords = node + 16;
     const T* entries = reinterpret_cast<const T*>(node + 16 + ((2 * padded + 15) & ~15u));
@@ -101,16 +111,29 @@ struct HiSparseGroup {
     for (int st = first_step; st < steps; st += parts) {
       const int i0 = (st * G + lane) * N;
       HiCoords<X> xy[K];
-      T s[N * C];
+      T s[kLazy ? 1 : N * C];
 #pragma unroll
       for (int k = 0; k < K; ++k) {
         if (i0 + k * X >= static_cast<int>(count)) break;  // a chunk that starts inside the leaf is padded
         xy[k].load(coords + 2 * (i0 + k * X));
-        T chunk[X * C];
-        load_contiguous<T, X * C, LoadStreaming>(entries + static_cast<long long>(i0 + k * X) * C, chunk);
+        if constexpr (!kLazy) {
+          T chunk[X * C];
+          load_contiguous<T, X * C, LoadStreaming>(entries + static_cast<long long>(i0 + k * X) * C, chunk);
 #pragma unroll
-        for (int c = 0; c < X * C; ++c) s[k * X * C + c] = chunk[c];
+          for (int c = 0; c < X * C; ++c) s[k * X * C + c] = chunk[c];
+        }
       }
+      // Entry i of the step: from the registers loaded above, or (kLazy) loaded where it is used.
+      auto entry_of = [&](int i, typename E::Matrix& a) {
+        if constexpr (kLazy) {
+          entry_at(entries, i0 + i, a);
+        } else {
+          T e[C];
+#pragma unroll
+          for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
+          E::set(a, e);
+        }
+      };
       // x at each entry's column (A x) or row (A^T x): with U > 1 all loaded together, with U = 1 one at a
       // time as the entries are used (the kernel before U existed). Preloading made block3 f64 products
       // 1.47x faster on elasticity_large and quaternion f64 ones 0.81x slower on dirac_large (H100), so
@@ -128,10 +151,7 @@ struct HiSparseGroup {
         for (int i = 0; i < N; ++i) {
           if (i0 + i >= static_cast<int>(count)) break;
           typename E::Matrix a;
-          T e[C];
-#pragma unroll
-          for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
-          E::set(a, e);
+          entry_of(i, a);
           typename E::Vector pr, xv;
           if constexpr (kPreload) xv = xs[i];
           else Vec::template load_x<E>(p, x_of(i), xv);
@@ -164,10 +184,7 @@ struct HiSparseGroup {
           if (head_key == kHiNoRow) head_key = r;
           tail_key = r;
           typename E::Matrix a;
-          T e[C];
-#pragma unroll
-          for (int c = 0; c < C; ++c) e[c] = s[i * C + c];
-          E::set(a, e);
+          entry_of(i, a);
           typename E::Vector xv;
           if constexpr (kPreload) xv = xs[i];
           else Vec::template load_x<E>(p, x_of(i), xv);
@@ -208,11 +225,13 @@ struct HiSparseGroup {
   }
 
   // Entries of its row a thread of a CSR leaf loads at once, with their columns and then their x elements
-  // (so a short row is one round of loads, not a chain per entry): 4 of real and complex f32 entries, 2 up
-  // to 32 bytes of entry and x element, else 1, so that wide entries do not spill (every leaf type's code
-  // shares the kernel's registers).
-  static constexpr int kCsrChunk = (C + V) * static_cast<int>(sizeof(T)) <= 16 ? 4
-                                   : (C + V) * static_cast<int>(sizeof(T)) <= 32 ? 2 : 1;
+  // (so a short row is one round of loads, not a chain per entry): 4 of real f32 entries, 2 up to 16 bytes
+  // of entry and x element (real f64, complex f32), else 1, the most that does not spill at 128x8 (every
+  // leaf type's code shares the kernel's registers; 4 and 2 at 16 and 32 bytes spilled 40-80 bytes and were
+  // up to 1.2x slower on laplacian_large f64 and helmholtz_large f64, H100, session 32).
+  static constexpr int kCsrChunk = (C + V) * static_cast<int>(sizeof(T)) <= 8    ? 4
+                                   : (C + V) * static_cast<int>(sizeof(T)) <= 16 ? 2
+                                                                                 : 1;
 
   // A CSR leaf (core/hisparse.hpp): header {count, count, rows R}, R row lengths and count columns (bytes),
   // entries row-major. Steps of G rows; with parts > 1 this group takes every parts-th step from first_step.
@@ -407,15 +426,14 @@ struct HiSparseGroup {
         if (SmallLeaves && __shfl_sync(mask, small ? 1 : 0, j, G) != 0) continue;
         const unsigned char* node = p.hs_pool + (ptr & ~15ull);
         const int share = ((part - (base - first) / step - j) % parts + parts) % parts;  // this group's first step
-        switch (static_cast<unsigned>(ptr & 15)) {
-          case kHiDenseLeaf: dense_leaf(p, node, block, share); break;
-          case kHiCoo1: coo_leaf<1>(p, node, block, count, share); break;
-          case kHiCoo2: coo_leaf<2>(p, node, block, count, share); break;
-          case kHiCsrLeaf:
-            if constexpr (CsrLeaves) csr_leaf(p, node, block, count, share);
-            break;
-          default: coo_leaf<4>(p, node, block, count, share); break;
-        }
+        // The pool was packed for this layout (core/hisparse_pack.cpp): its COO leaves are COO1 (one entry)
+        // or COO<CooX>, so only those two are compiled (COO4 code beside COO2 made compound kernels spill
+        // up to 576 bytes at 128x8; without it 3x3 blocks ran 2.2-2.7x faster, H100, session 32).
+        const unsigned type = static_cast<unsigned>(ptr & 15);
+        if (type == kHiDenseLeaf) dense_leaf(p, node, block, share);
+        else if (type == kHiCoo1) coo_leaf<1>(p, node, block, count, share);
+        else if (CsrLeaves && type == kHiCsrLeaf) csr_leaf(p, node, block, count, share);
+        else coo_leaf<CooX>(p, node, block, count, share);
       }
     }
   }
@@ -426,10 +444,11 @@ struct HiSparseGroup {
   }
 };
 
+// CooX: the layout's COO width (hisparse<d>c<X>), the only COO leaves besides COO1 that its pool holds.
 // CsrLeaves: the pool may hold CSR leaves (layouts hisparse<d>c<X>r); without them that leaf type's code is
 // left out, so the COO-only kernels keep their registers.
-template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int G, int U, bool Trans, bool SmallLeaves,
-          bool CsrLeaves>
+template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int CooX, int G, int U, bool Trans,
+          bool SmallLeaves, bool CsrLeaves>
 __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ SpmvParams<T> p) {
   static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
   constexpr int V = E::V, kGroups = NT / G;
@@ -437,7 +456,7 @@ __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ 
   const int group = threadIdx.x / G;
   const int warp_lane = threadIdx.x % 32;
   const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (warp_lane / G * G);
-  HiSparseGroup<T, E, Vec, Mac, D, G, U, Trans, SmallLeaves, CsrLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  HiSparseGroup<T, E, Vec, Mac, D, CooX, G, U, Trans, SmallLeaves, CsrLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
   const int big = p.hs_big_strips;
   if (static_cast<int>(blockIdx.x) < big) {
     // A heavy strip: the block's groups split its leaves, or where it has fewer leaves than groups the
