@@ -414,6 +414,19 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
   return out;
 }
 
+std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Variant& renumbered, const ScheduleLimits& limits) {
+  std::vector<Variant> out;
+  if (renumbered.layout.outer != OuterLayout::hisparse) return out;
+  for (const HisparseSetup& h : kHisparseStageOne) {
+    Variant v = renumbered;
+    v.schedule = hisparse_stage_one(limits, h, renumbered.schedule.big_strip);
+    if (!(v == renumbered) && !measured.find(v.name()) &&
+        std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+  }
+  return out;
+}
+
 std::vector<Variant> y_form_twins(const MatrixRecord& measured, int n) {
   std::vector<std::pair<double, Variant>> renumbered;
   for (const auto& m : measured.measurements)  // only an ordering puts '@' into a name
@@ -1627,6 +1640,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const auto first = ordering_twins(job.record, kOrderingLayouts, ordering, renumbered_narrow_);
     pack_layouts(job, first);
     run_variants(job, first);
+    for (const Variant& v : first)  // the renumbered tree's own setup (stage one's kernels: timing only)
+      if (v.layout.outer == OuterLayout::hisparse) run_variants(job, hisparse_setup_twins(job.record, v, limits));
     // Which y form pays depends on the matrix and the precision (RenumberedY): the schedules below are
     // swept in the form of the fastest.
     run_variants(job, y_form_twins(job.record, kYFormTwins));

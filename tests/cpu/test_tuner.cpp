@@ -750,6 +750,16 @@ TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on 
                      "real.f64/csr-soa-aos-d16/static-256x8-tpr32@rcm", "real.f64/sell16-aos-aos-d16/static-256x8-tpr32@rcm",
                      "real.f64/sell32s256-aos-aos/static-256x8-tpr16@rcm", "real.f64/sell32s256-aos-aos-d16/static-256x8-tpr16@rcm",
                      "real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s@rcm"});
+  // the renumbered hisparse variant in stage one's other setups, without small leaves, big strips kept
+  const Variant hs = Variant::parse("real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s@rcm");
+  measured("real.f64/hisparse32c2-aos-aos/hisparse-128x8-g32-big4096-u1@rcm", 700);
+  names.clear();
+  for (const auto& v : hisparse_setup_twins(r, hs, ScheduleLimits{})) names.push_back(v.name());
+  CHECK(names == std::vector<std::string>{"real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096@rcm",
+                                          "real.f64/hisparse32c2-aos-aos/hisparse-128x4-g32-big4096-u1@rcm",
+                                          "real.f64/hisparse32c2-aos-aos/hisparse-128x16-g16-big4096-u1@rcm"});
+  CHECK(hisparse_setup_twins(r, Variant::parse("real.f64/csr-soa-aos/static-256x8-tpr32@rcm"), ScheduleLimits{}).empty());
+  r.measurements.pop_back();
   names.clear();
   for (const auto& v : ordering_twins(r, 6, Ordering::rcm, false)) names.push_back(v.name());  // ranked 6th: once
   CHECK(std::count(names.begin(), names.end(), "real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s@rcm") == 1);
