@@ -179,6 +179,12 @@ void fill_profile(const MatrixRecord& r, bool deterministic, const std::string& 
 struct CandidateIds {
   int32_t self = -1, wide = -1, base = -1;
 };
+// The wide and base numbers of variant v, whose policy form is f (self is looked up apart: rate() needs it
+// before it parses the form).
+void add_policy_ids(CandidateIds& id, std::string_view v, const PolicyForm& f, const NameIds& ids) {
+  if (f.narrow) id.wide = ids.find(f.wide);
+  if (f.base != v) id.base = ids.find(f.base);
+}
 // nullopt where nothing of the pair was timed there.
 std::optional<double> estimate_known(const Profile& p, const CandidateIds& id, size_t pair, bool narrow, double narrow_log) {
   if (id.self >= 0 && p.failed.find(id.self)) return kFailedLog;
@@ -207,8 +213,7 @@ std::vector<StandIn> sorted_sell_stand_ins(std::string_view v, const NameIds& id
     const PolicyForm f = policy_form(name);
     StandIn s;
     s.id.self = ids.find(name);
-    if (f.narrow) s.id.wide = ids.find(f.wide);
-    if (f.base != name) s.id.base = ids.find(f.base);
+    add_policy_ids(s.id, name, f, ids);
     s.pair = pair_hash(name);
     s.narrow = f.narrow;
     s.padding = padding;
@@ -700,8 +705,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
       } else {
         if (!form) {
           form = policy_form(v);
-          if (form->narrow) id.wide = cache_->ids.find(form->wide);
-          if (form->base != v) id.base = cache_->ids.find(form->base);
+          add_policy_ids(id, v, *form, cache_->ids);
         }
         std::optional<double> known = estimate_known(*profiles[j], id, pair, form->narrow, narrow_logs[j]);
         // a sorted sell on a neighbour that never sorted: through its ELL and sell32 forms

@@ -1640,7 +1640,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     const auto first = ordering_twins(job.record, kOrderingLayouts, ordering, renumbered_narrow_);
     pack_layouts(job, first);
     run_variants(job, first);
-    for (const Variant& v : first)  // the renumbered tree's own setup (stage one's kernels: timing only)
+    for (const Variant& v : first)  // the renumbered tree's own setup (hisparse_setup_twins)
       if (v.layout.outer == OuterLayout::hisparse) run_variants(job, hisparse_setup_twins(job.record, v, limits));
     // Which y form pays depends on the matrix and the precision (RenumberedY): the schedules below are
     // swept in the form of the fastest.
