@@ -156,6 +156,10 @@ PackedMatrix pack_hisparse(const HostMatrix& a, const Layout& l, Precision p) {
   for (const HiLeaf& leaf : leaves) m.stored_entries += leaf.slots;
   m.value_stride = m.stored_entries;
   m.pool = std::move(h).release_pool();
+  // The kernels address a batched leaf by its offset in 16-byte units in 32 bits (HiBatchLeaf).
+  if (m.pool.size() >= (uint64_t{1} << 36))
+    throw InvalidArgument("hisparse: the pool of '" + a.name + "' has " + std::to_string(m.pool.size()) +
+                          " bytes; the kernels address at most 64 GiB");
   m.hi[0] = make_strips(leaves, a.rows, l.slice, true);
   m.hi[1] = make_strips(leaves, a.cols, l.slice, false);
   return m;

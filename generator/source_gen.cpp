@@ -87,7 +87,7 @@ std::string kernel_expression(const Variant& v, const EntryType& entry) {
            ", " + std::to_string(sc.threads) + ", " + std::to_string(sc.blocks_per_sm) + ", " +
            std::to_string(v.layout.slice) + ", " + std::to_string(v.layout.coo) + ", " + std::to_string(sc.threads_per_row) + ", " +
            std::to_string(sc.unroll) + ", " + (v.op == Op::n ? "false" : "true") + ", " + (sc.small_leaves ? "true" : "false") + ", " +
-           (v.layout.row_leaves ? "true" : "false") + ">";
+           (v.layout.row_leaves ? "true" : "false") + ", " + (sc.batched_leaves ? "true" : "false") + ">";
   if (v.layout.outer == OuterLayout::hola)
     return std::string(atomic ? "jitsparse::hola_scatter<" : "jitsparse::hola_spmv<") + entry_type_arg(v, entry) +
            ", " + inner_type(v.layout) + ", " + vector_type(v.layout) + ", " + mac_type(v) + ", " +
@@ -130,7 +130,9 @@ GeneratedSource permute_source(Precision p, int components, VectorLayout layout)
 
 int hisparse_shared_bytes(const Variant& v, int vector_components) {
   if (v.layout.outer != OuterLayout::hisparse) return 0;
-  return v.schedule.threads / v.schedule.threads_per_row * v.layout.slice * vector_components * scalar_bytes(v.precision);
+  const int acc = v.schedule.threads / v.schedule.threads_per_row * v.layout.slice * vector_components * scalar_bytes(v.precision);
+  // Batched leaves (-b) keep a table of 20 bytes a thread (templates/jitsparse/hisparse.cuh, coo_batch).
+  return acc + (v.schedule.batched_leaves ? v.schedule.threads * 20 : 0);
 }
 
 int kernel_shared_bytes(const Variant& v, int vector_components) {

@@ -23,7 +23,7 @@ std::string Schedule::name() const {
   if (kind == ScheduleKind::hola) return s + "-ept" + std::to_string(entries_per_thread);
   if (kind == ScheduleKind::hisparse)
     return s + "-g" + std::to_string(threads_per_row) + "-big" + std::to_string(big_strip) +
-           (unroll != 2 ? "-u" + std::to_string(unroll) : "") + (small_leaves ? "-s" : "");
+           (unroll != 2 ? "-u" + std::to_string(unroll) : "") + (small_leaves ? "-s" : "") + (batched_leaves ? "-b" : "");
   if (threads_per_row > 1) s += "-tpr" + std::to_string(threads_per_row);
   if (unroll != 2) s += "-u" + std::to_string(unroll);
   if (cached_matrix) s += "-cached";
@@ -57,7 +57,7 @@ struct NameReader {
 };
 
 // static|dynamic-N(1-5 digits)xB(1-3)[-tprT(1-3)][-uU(1-2)][-cached][-even], hola-NxB-eptE(1-3),
-// hisparse-NxB-gG(1-3)-bigS(1-9)[-uU(1-2)][-s]; false when the name is none of these.
+// hisparse-NxB-gG(1-3)-bigS(1-9)[-uU(1-2)][-s][-b]; false when the name is none of these.
 bool read_schedule(std::string_view name, Schedule& r) {
   NameReader n{name};
   auto threads_blocks = [&] {
@@ -70,6 +70,7 @@ bool read_schedule(std::string_view name, Schedule& r) {
       return false;
     if (n.literal("-u") && !n.number(2, r.unroll)) return false;
     r.small_leaves = n.literal("-s");
+    r.batched_leaves = n.literal("-b");
     return n.done();
   }
   if (n.literal("hola-")) {
@@ -156,6 +157,8 @@ void check_schedule(const Schedule& s, int max_threads_per_block, int max_thread
     throw InvalidArgument("schedule " + n + ": big strips belong to hisparse schedules only");
   } else if (s.small_leaves) {
     throw InvalidArgument("schedule " + n + ": small-leaf lanes belong to hisparse schedules only");
+  } else if (s.batched_leaves) {
+    throw InvalidArgument("schedule " + n + ": batched leaves belong to hisparse schedules only");
   }
 }
 

@@ -33,6 +33,9 @@ struct Schedule {
   // hisparse only: leaves of at most 4/V entries are worked one per lane (name suffix "-s"); pays on
   // randomly numbered matrices (one-entry leaves), costs on ordered ones.
   bool small_leaves = false;
+  // hisparse only: leaves smaller than one step of a group are worked several per step (name suffix "-b";
+  // templates/jitsparse/hisparse.cuh, coo_batch); pays where leaves are small, costs a little on grids.
+  bool batched_leaves = false;
   // Row family only: matrix arrays read through the read-only cache (ld.global.nc) instead of
   // evict-first (ld.global.cs): pays where the matrix stays in L2 between products (name suffix "-cached").
   bool cached_matrix = false;
@@ -49,7 +52,7 @@ struct Schedule {
   bool even_grid = false;
 
   // "static-256x2", "dynamic-128x4-tpr8" (tpr shown only when > 1), "static-256x8-tpr4-u4-cached-even",
-  // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-u4-s"
+  // "hola-256x4-ept4", "hisparse-128x8-g16-big4096", "hisparse-128x8-g16-big4096-u4-s-b"
   std::string name() const;
   static Schedule parse(const std::string& s);  // throws InvalidArgument
   // The name read without parse's checks (limits, combinations): false where it is not a schedule name.
@@ -62,7 +65,7 @@ struct Schedule {
     return kind == o.kind && threads == o.threads && blocks_per_sm == o.blocks_per_sm &&
            threads_per_row == o.threads_per_row && entries_per_thread == o.entries_per_thread &&
            big_strip == o.big_strip && cached_matrix == o.cached_matrix && unroll == o.unroll &&
-           small_leaves == o.small_leaves && even_grid == o.even_grid;
+           small_leaves == o.small_leaves && batched_leaves == o.batched_leaves && even_grid == o.even_grid;
   }
 };
 

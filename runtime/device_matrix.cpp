@@ -105,7 +105,16 @@ void DeviceMatrix::upload() {
   col_idx_ = packed_.layout.narrow ? upload_array(packed_.col_delta, s, "column offsets")
                                    : upload_array(packed_.col_idx, s, "column indices");
   values_ = upload_array(packed_.values, s, "matrix values");
-  pool_ = upload_array(packed_.pool, s, "hisparse pool");
+  // A batched COO1 leaf is read as a chunk of the layout's COO width (templates/jitsparse/hisparse.cuh,
+  // coo_batch): up to 4 entries where it holds one, so the pool gets a zeroed tail for the last node.
+  if (!packed_.pool.empty()) {
+    const size_t tail = 4 * static_cast<size_t>(packed_.components) * 8;
+    pool_ = DeviceBuffer(packed_.pool.size() + tail, "hisparse pool");
+    cuda_check(cudaMemsetAsync(pool_.as<unsigned char>() + packed_.pool.size(), 0, tail, s), "clear the hisparse pool's tail");
+    pool_.upload(packed_.pool.data(), packed_.pool.size(), s);
+  } else {
+    pool_ = DeviceBuffer();
+  }
   for (int op = 0; op < 2; ++op) {
     hi_[op].strip_begin = upload_array(packed_.hi[op].strip_begin, s, "hisparse strips");
     hi_[op].strip_order = upload_array(packed_.hi[op].strip_order, s, "hisparse strip order");

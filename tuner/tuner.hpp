@@ -303,8 +303,8 @@ std::vector<Variant> policy_twins(const MatrixRecord& measured, int n, bool unro
 // those `measured` lacks.
 constexpr int kOrderingLayouts = 4;
 std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Ordering ordering, bool narrow);
-// A renumbered hisparse variant in the other setups of stage one, without small leaves one per lane, those
-// `measured` lacks (for the first hisparse layout, the one these twins nearly always come from on a
+// A renumbered hisparse variant in the other setups of stage one, without small leaves one per lane (and
+// in the batched-leaves setup), those `measured` lacks (for the first hisparse layout, the one these twins nearly always come from on a
 // scattered matrix, stage one compiled them: timing only). Its stage-one setup was chosen on the tree of
 // the matrix's own order; on the renumbered tree of dirac_irregular and helmholtz_irregular 128x8-g32 ran
 // 1.21-1.33x faster than the small-leaves setup the search kept (H100, thirty-second session).

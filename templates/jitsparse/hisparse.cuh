@@ -23,6 +23,7 @@
 //                     once (its only writer); A^T x loads the row's x element once and adds each product
 //                     into its column's accumulator by shared atomics. Row starts come from one scan of the
 //                     row lengths per G rows.
+//   Batched leaves (-b): leaves smaller than one COO step, several per step (coo_batch).
 // Padding of COO leaves is never read; cells of a dense leaf beyond the matrix are skipped.
 #pragma once
 #include "jitsparse/layouts.cuh"
@@ -33,6 +34,15 @@ namespace jitsparse {
 // Node types in the low 4 bits of a pointer (HiNodeType in core/hisparse.hpp).
 constexpr unsigned kHiDenseLeaf = 1, kHiCoo1 = 2, kHiCoo2 = 3, kHiCoo4 = 4, kHiCsrLeaf = 7;
 constexpr int kHiNoRow = 1 << 20;  // key of a thread without entries: above every local row
+
+// One leaf of a batch (coo_batch): its coordinates (in 16-byte units of the pool), its other-axis block,
+// its first chunk in the batch's stream and its entry count.
+struct __align__(16) HiBatchLeaf {  // one 16-byte shared load
+  unsigned coords16;
+  int block;
+  int first_chunk;
+  unsigned count;
+};
 
 // The X (row, col) byte pairs of one thread, from one load of 2X bytes.
 template <int X>
@@ -53,7 +63,9 @@ struct HiCoords {
   __device__ __forceinline__ int col(int i) const { return (w[i / 2] >> (16 * (i % 2) + 8)) & 0xff; }
 };
 
-template <class T, class E, class Vec, class Mac, int D, int CooX, int G, int U, bool Trans, bool SmallLeaves, bool CsrLeaves>
+// Batch: leaves below one step are worked in batches (coo_batch; schedule suffix -b).
+template <class T, class E, class Vec, class Mac, int D, int CooX, int G, int U, bool Trans, bool SmallLeaves, bool CsrLeaves,
+          bool Batch>
 struct HiSparseGroup {
   static constexpr int V = E::V, C = E::C;
   T* acc;         // D x V accumulators of this group (shared)
@@ -63,6 +75,8 @@ struct HiSparseGroup {
   // takes the steps (dense leaves: rows) of leaf j whose index is part - j modulo parts, so one-step
   // leaves go round the groups too. (With as many leaves as groups or more, they split the leaves.)
   int part = 0, parts = 1;
+  HiBatchLeaf* batch = nullptr;  // G slots (shared), coo_batch's leaves
+  int* batch_end = nullptr;      // G slots (shared): the stream's chunk after each batched leaf
 
   __device__ __forceinline__ void add(int row, const T (&s)[V]) const {
 #pragma unroll
@@ -96,6 +110,32 @@ struct HiSparseGroup {
   // 1.08x in f32. Without CSR leaves the early loads are faster (f32 1.12x, d 256 1.25x; H100, session 32).
   template <int X>
   __device__ static constexpr bool lazy_entries() { return CsrLeaves && X * C * static_cast<int>(sizeof(T)) > 64; }
+
+  // The segmented inclusive scan of this step's row-run tails over the group (keys never decrease along
+  // the lanes) into t, with the key and scanned tail of the lane below and the head key of the lane above.
+  __device__ __forceinline__ void scan_tails(const typename E::Vector& tail, int tail_key, int head_key, T (&t)[V],
+                                             int& prev_key, T (&prev)[V], int& next_head) const {
+    E::get(tail, t);
+#pragma unroll
+    for (int off = 1; off < G; off <<= 1) {
+      const int k_up = __shfl_up_sync(mask, tail_key, off, G);
+      T v_up[V];
+#pragma unroll
+      for (int i = 0; i < V; ++i) v_up[i] = __shfl_up_sync(mask, t[i], off, G);
+      if (lane >= off && k_up == tail_key)
+#pragma unroll
+        for (int i = 0; i < V; ++i) t[i] += v_up[i];
+    }
+    prev_key = __shfl_up_sync(mask, tail_key, 1, G);
+#pragma unroll
+    for (int i = 0; i < V; ++i) prev[i] = __shfl_up_sync(mask, t[i], 1, G);
+    next_head = __shfl_down_sync(mask, head_key, 1, G);
+  }
+
+  // Leaves below one step of coo_leaf<CooX> (G lanes x its X x chunks entries) go to coo_batch: a larger
+  // leaf keeps the group's lanes busy by itself, and its own steps ran 1.0-1.6x faster than batched ones on
+  // the large grids (H100, session 33: the batch's leaf search lengthens each step's chain of loads).
+  static constexpr int kBatchBelow = G * CooX * chunks<CooX>();
 
   // count: the leaf's entries, read from its header ahead of time by leaves().
   template <int X>
@@ -190,24 +230,9 @@ struct HiSparseGroup {
           else Vec::template load_x<E>(p, x_of(i), xv);
           Mac::template mac<E>(tail, a, xv);
         }
-        // Segmented inclusive scan of the tails over the group (keys never decrease along the lanes).
-        T t[V];
-        E::get(tail, t);
-#pragma unroll
-        for (int off = 1; off < G; off <<= 1) {
-          const int k_up = __shfl_up_sync(mask, tail_key, off, G);
-          T v_up[V];
-#pragma unroll
-          for (int i = 0; i < V; ++i) v_up[i] = __shfl_up_sync(mask, t[i], off, G);
-          if (lane >= off && k_up == tail_key)
-#pragma unroll
-            for (int i = 0; i < V; ++i) t[i] += v_up[i];
-        }
-        const int prev_key = __shfl_up_sync(mask, tail_key, 1, G);
-        T prev[V];
-#pragma unroll
-        for (int i = 0; i < V; ++i) prev[i] = __shfl_up_sync(mask, t[i], 1, G);
-        const int next_head = __shfl_down_sync(mask, head_key, 1, G);
+        T t[V], prev[V];
+        int prev_key, next_head;
+        scan_tails(tail, tail_key, head_key, t, prev_key, prev, next_head);
         if (head_key != kHiNoRow) {
           if (head_key != tail_key) {  // the head run ends in this thread: complete with what came before
             T h[V];
@@ -218,6 +243,180 @@ struct HiSparseGroup {
             add(head_key, h);
           }
           if (lane == G - 1 || next_head != tail_key) add(tail_key, t);
+        }
+      }
+      __syncwarp(mask);
+    }
+  }
+
+  // Batched COO steps (schedule suffix -b): the COO1 and COO<CooX> leaves below kBatchBelow entries among
+  // the group's next G leaves are worked as one stream of X-entry chunks (a COO1 leaf is one chunk, its
+  // other entries never read: the device pool has a zeroed tail for the last node), K consecutive chunks a
+  // lane and G*K a step, whatever leaf each chunk lies in. A lane finds its first chunk's leaf by a
+  // binary search of the batch's chunk ends (shared memory). One leaf at a time, a one-entry leaf took the
+  // whole group and left 31 of 32 lanes idle: randomly numbered matrices ran 3.5-4.3x faster batched,
+  // irregular meshes 1.0-1.2x, regular grids 0.9-0.97x (their boundary leaves; H100, session 33), so the
+  // tuner decides.
+  // A x: a run key is (leaf slot, row), so runs never join across leaves; the rows two leaves of a step
+  // share are written in slot order (one round a slot of the step), so the sums stay deterministic.
+  // ok: this lane's leaf is batched.
+  __device__ __forceinline__ void coo_batch(const SpmvParams<T>& p, bool ok, unsigned long long ptr, int block,
+                                            unsigned count) const {
+    constexpr int X = CooX, K = chunks<X>(), N = X * K;
+    constexpr bool kLazy = lazy_entries<X>();
+    const int my_chunks = ok ? static_cast<int>((count + X - 1) / X) : 0;
+    int end = my_chunks;  // inclusive scan of the chunks over the group
+#pragma unroll
+    for (int off = 1; off < G; off <<= 1) {
+      const int up = __shfl_up_sync(mask, end, off, G);
+      if (lane >= off) end += up;
+    }
+    const int total = __shfl_sync(mask, end, G - 1, G);
+    if (total == 0) return;
+    const unsigned lanes = (__ballot_sync(mask, ok) & mask) >> (__ffs(mask) - 1);
+    const int leaves_n = __popc(lanes);
+    if (ok) {
+      const int slot = __popc(lanes & ((1u << lane) - 1));
+      batch[slot] = HiBatchLeaf{static_cast<unsigned>((ptr & ~15ull) >> 4) + 1u, block, end - my_chunks, count};
+      batch_end[slot] = end;
+    }
+    __syncwarp(mask);
+    for (int s0 = 0; s0 < total; s0 += G * K) {
+      const int c0 = s0 + lane * K;
+      int j = 0;  // the first slot whose end is past c0
+#pragma unroll
+      for (int w = G / 2; w >= 1; w >>= 1)
+        if (j + w - 1 < leaves_n && batch_end[j + w - 1] <= c0) j += w;
+      HiCoords<X> xy[K];
+      int slot_of[K], x0_of[K];
+      const T* chunk_entries[K];
+      unsigned valid = 0;  // bit i: entry i of this lane's N is a real entry (not padding, not past the end)
+      int last_slot = j;
+      T s[kLazy ? 1 : N * C];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const int c = c0 + k;
+        if (k > 0 && j < leaves_n - 1 && c >= batch_end[j]) ++j;  // every slot holds a chunk at least
+        slot_of[k] = j;
+        x0_of[k] = 0;
+        chunk_entries[k] = nullptr;
+        if (c < total) {
+          const HiBatchLeaf leaf = batch[j];
+          const int q = c - leaf.first_chunk;  // the chunk inside its leaf
+          const unsigned padded = (leaf.count + X - 1) / X * X;
+          const unsigned char* coords = p.hs_pool + 16ull * leaf.coords16;
+          const T* entries = reinterpret_cast<const T*>(coords + ((2 * padded + 15) & ~15u)) +
+                             static_cast<long long>(q) * X * C;
+          xy[k].load(coords + 2 * q * X);
+          chunk_entries[k] = entries;
+          x0_of[k] = leaf.block * D;
+          last_slot = j;
+#pragma unroll
+          for (int e = 0; e < X; ++e)
+            if (q * X + e < static_cast<int>(leaf.count)) valid |= 1u << (k * X + e);
+          if constexpr (!kLazy) {
+            T chunk[X * C];
+            load_contiguous<T, X * C, LoadStreaming>(entries, chunk);
+#pragma unroll
+            for (int c2 = 0; c2 < X * C; ++c2) s[k * X * C + c2] = chunk[c2];
+          }
+        }
+      }
+      auto entry_of = [&](int i, typename E::Matrix& a) {
+        if constexpr (kLazy) {
+          T e[C];
+          load_contiguous<T, C, LoadStreaming>(chunk_entries[i / X] + (i % X) * C, e);
+          E::set(a, e);
+        } else {
+          T e[C];
+#pragma unroll
+          for (int c2 = 0; c2 < C; ++c2) e[c2] = s[i * C + c2];
+          E::set(a, e);
+        }
+      };
+      auto x_of = [&](int i) -> int {
+        return x0_of[i / X] + (Trans ? xy[i / X].row(i % X) : xy[i / X].col(i % X));
+      };
+      constexpr bool kPreload = U > 1;
+      typename E::Vector xs[kPreload ? N : 1];
+      if constexpr (kPreload) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          if (valid >> i & 1) Vec::template load_x<E>(p, x_of(i), xs[i]);
+      }
+      if (Trans) {
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+          if (!(valid >> i & 1)) continue;
+          typename E::Matrix a;
+          entry_of(i, a);
+          typename E::Vector pr, xv;
+          if constexpr (kPreload) xv = xs[i];
+          else Vec::template load_x<E>(p, x_of(i), xv);
+          E::zero(pr);
+          Mac::template mac<E>(pr, a, xv);
+          T out[V];
+          E::get(pr, out);
+          add_atomic(xy[i / X].col(i % X), out);
+        }
+      } else {
+        // Runs of equal keys (slot, row) inside this thread: the first (head), those that begin and end
+        // here (middle, recorded at the entry after their last), the last (tail).
+        constexpr int M = N > 2 ? N - 2 : 1;
+        int head_key = kHiNoRow, tail_key = kHiNoRow;
+        int mid_key[M];
+        typename E::Vector head, tail, mid[M];
+        E::zero(head);
+        E::zero(tail);
+#pragma unroll
+        for (int m = 0; m < M; ++m) mid_key[m] = kHiNoRow;
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+          if (!(valid >> i & 1)) continue;
+          const int r = slot_of[i / X] * 256 + xy[i / X].row(i % X);
+          if (r != tail_key && tail_key != kHiNoRow) {
+            if (tail_key == head_key) {
+              head = tail;
+            } else if (i >= 2) {  // a run that ended before entry 1 is the head
+              mid[i - 2] = tail;
+              mid_key[i - 2] = tail_key;
+            }
+            E::zero(tail);
+          }
+          if (head_key == kHiNoRow) head_key = r;
+          tail_key = r;
+          typename E::Matrix a;
+          entry_of(i, a);
+          typename E::Vector xv;
+          if constexpr (kPreload) xv = xs[i];
+          else Vec::template load_x<E>(p, x_of(i), xv);
+          Mac::template mac<E>(tail, a, xv);
+        }
+        T t[V], prev[V];
+        int prev_key, next_head;
+        scan_tails(tail, tail_key, head_key, t, prev_key, prev, next_head);
+        const bool write_head = head_key != kHiNoRow && head_key != tail_key;
+        const bool write_tail = head_key != kHiNoRow && (lane == G - 1 || next_head != tail_key);
+        T h[V];
+        E::get(head, h);
+        if (write_head && lane > 0 && prev_key == head_key)
+#pragma unroll
+          for (int i = 0; i < V; ++i) h[i] += prev[i];
+        // One round per leaf slot of the step, in slot order: two slots may hold the same row.
+        const int first = __shfl_sync(mask, slot_of[0], 0, G);
+        const int last_lane = (min(total - s0, G * K) - 1) / K;
+        const int final_slot = __shfl_sync(mask, last_slot, last_lane, G);
+        for (int sl = first; sl <= final_slot; ++sl) {
+          if (write_head && (head_key >> 8) == sl) add(head_key & 255, h);
+#pragma unroll
+          for (int m = 0; m < M; ++m)
+            if (mid_key[m] != kHiNoRow && (mid_key[m] >> 8) == sl) {
+              T o[V];
+              E::get(mid[m], o);
+              add(mid_key[m] & 255, o);
+            }
+          if (write_tail && (tail_key >> 8) == sl) add(tail_key & 255, t);
+          __syncwarp(mask);
         }
       }
       __syncwarp(mask);
@@ -418,12 +617,20 @@ struct HiSparseGroup {
           __syncwarp(mask);
         }
       }
-      const int n = min(G, (last - base + step - 1) / step);
-      for (int j = 0; j < n; ++j) {
+      constexpr unsigned kCooX = CooX == 4 ? kHiCoo4 : CooX == 2 ? kHiCoo2 : kHiCoo1;
+      const bool batched = Batch && parts == 1 && mine < last && (my_type == kCooX || my_type == kHiCoo1) &&
+                           !small && my_count < kBatchBelow;
+      if constexpr (Batch) {
+        if (parts == 1) coo_batch(p, batched, my_ptr, my_block, my_count);
+      }
+      // The other leaves, one after another (the group's bits of the warp's ballot).
+      unsigned rest = (__ballot_sync(mask, mine < last && !small && !batched) & mask) >> (__ffs(mask) - 1);
+      while (rest != 0) {
+        const int j = __ffs(rest) - 1;
+        rest &= rest - 1;
         const unsigned long long ptr = __shfl_sync(mask, my_ptr, j, G);
         const int block = __shfl_sync(mask, my_block, j, G);
         const unsigned count = __shfl_sync(mask, my_count, j, G);
-        if (SmallLeaves && __shfl_sync(mask, small ? 1 : 0, j, G) != 0) continue;
         const unsigned char* node = p.hs_pool + (ptr & ~15ull);
         const int share = ((part - (base - first) / step - j) % parts + parts) % parts;  // this group's first step
         // The pool was packed for this layout (core/hisparse_pack.cpp): its COO leaves are COO1 (one entry)
@@ -448,15 +655,22 @@ struct HiSparseGroup {
 // CsrLeaves: the pool may hold CSR leaves (layouts hisparse<d>c<X>r); without them that leaf type's code is
 // left out, so the COO-only kernels keep their registers.
 template <class T, class E, class Vec, class Mac, int NT, int NB, int D, int CooX, int G, int U, bool Trans,
-          bool SmallLeaves, bool CsrLeaves>
+          bool SmallLeaves, bool CsrLeaves, bool Batch>
 __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ SpmvParams<T> p) {
   static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
   constexpr int V = E::V, kGroups = NT / G;
+  // The batch tables: 20 bytes a thread (generator/source_gen.cpp, hisparse_shared_bytes, counts them).
   __shared__ T acc[kGroups][D * V];
+  __shared__ HiBatchLeaf batch[Batch ? kGroups : 1][G];
+  __shared__ int batch_end[Batch ? kGroups : 1][G];
   const int group = threadIdx.x / G;
   const int warp_lane = threadIdx.x % 32;
   const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (warp_lane / G * G);
-  HiSparseGroup<T, E, Vec, Mac, D, CooX, G, U, Trans, SmallLeaves, CsrLeaves> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  HiSparseGroup<T, E, Vec, Mac, D, CooX, G, U, Trans, SmallLeaves, CsrLeaves, Batch> g{acc[group], static_cast<int>(threadIdx.x % G), mask};
+  if constexpr (Batch) {
+    g.batch = batch[group];
+    g.batch_end = batch_end[group];
+  }
   const int big = p.hs_big_strips;
   if (static_cast<int>(blockIdx.x) < big) {
     // A heavy strip: the block's groups split its leaves, or where it has fewer leaves than groups the

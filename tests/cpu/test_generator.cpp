@@ -210,6 +210,7 @@ TEST_CASE("generator: schedule names are read exactly: every part in order, digi
   for (const char* good : {"static-256x2", "dynamic-128x4-tpr8", "static-256x8-tpr2-u4-cached", "static-64x16-u8",
                            "static-256x8-cached", "hola-256x4-ept4", "hisparse-128x8-g16-big4096",
                            "hisparse-128x8-g16-big0-s", "hisparse-128x8-g16-big0-u4-s", "hisparse-64x8-g8-big64-u1",
+                           "hisparse-128x4-g32-big4096-u1-b", "hisparse-128x8-g16-big0-u4-s-b",
                            "static-512x4-even", "static-256x8-tpr4-u4-cached-even"}) {
     INFO(good);
     CHECK(Schedule::parse(good).name() == good);
@@ -227,6 +228,7 @@ TEST_CASE("generator: schedule names are read exactly: every part in order, digi
                           "static-256x2-cachedx", "static-256x2 ", " static-256x2", "Static-256x2", "hola-256x4",
                           "hola-256x4-ept", "hola-256x4-ept4-tpr2", "hisparse-128x8-g16", "hisparse-128x8-g16-big",
                           "hisparse-128x8-g16-big4096-s-s", "hisparse-128x8-g16-big4096-s-u4",
+                          "hisparse-128x8-g16-big4096-b-s", "hisparse-128x8-g16-big4096-b-b", "static-256x2-b",
                           "hisparse-128x8-g16-big4096-u3", "hola-256x4-ept4-u4", "static-+256x2", "static-25a6x2",
                           "static-256x2-even-cached", "static-256x2-even-even", "dynamic-256x2-even",
                           "hola-256x4-ept4-even", "hisparse-128x8-g16-big0-even"}) {

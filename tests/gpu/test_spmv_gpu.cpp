@@ -139,12 +139,14 @@ const std::vector<Schedule> kHolaSchedules = {
     Schedule{ScheduleKind::hola, 512, 4, 1, 8}, Schedule{ScheduleKind::hola, 32, 32, 1, 2},
 };
 
-// HiSparse: groups of 16, 4, 32 and 8 threads; big strips from 64 slots (most strips take a block),
-// 4096, none, and 256; 2, 1, 8 and 4 chunks of a COO leaf per thread and step (u); the last two with
-// small leaves worked one per lane (-s).
+// HiSparse: groups of 16, 4, 32, 8 and 32 threads; big strips from 64 slots (most strips take a block),
+// 4096, none, 256 and 4096; 2, 1, 8, 4 and 1 chunks of a COO leaf per thread and step (u); the third and
+// fourth with small leaves worked one per lane (-s), the last two with small leaves batched (-b).
+// Transposed products take the first, third and fifth.
 const std::vector<Schedule> kHiSparseSchedules = {
-    Schedule::parse("hisparse-128x4-g16-big4096"), Schedule::parse("hisparse-256x2-g4-big64-u1"),
-    Schedule::parse("hisparse-64x8-g32-big0-u8-s"), Schedule::parse("hisparse-96x3-g8-big256-u4-s"),
+    Schedule::parse("hisparse-128x4-g16-big4096"),    Schedule::parse("hisparse-256x2-g4-big64-u1"),
+    Schedule::parse("hisparse-64x8-g32-big0-u8-s"),   Schedule::parse("hisparse-96x3-g8-big256-u4-s-b"),
+    Schedule::parse("hisparse-128x4-g32-big4096-u1-b"),
 };
 // Node widths 16, 64 and 256 with COO1, COO2 and COO4 leaves, two with CSR leaves (r); vectors aos and soa.
 const std::vector<Layout> kHiSparseLayouts = {
@@ -389,8 +391,8 @@ TEST_CASE("gpu spmv: renumbered variants (real)") { run_renumbered("real"); }
 TEST_CASE("gpu spmv: renumbered variants (complex)") { run_renumbered("complex"); }
 TEST_CASE("gpu spmv: renumbered variants (quaternion)") { run_renumbered("quaternion"); }
 
-// The hisparse kernels with small leaves worked one per lane (-s), alone, on a randomly numbered matrix
-// (one-entry leaves) and a banded one (big and dense leaves beside small ones): small enough for
+// The hisparse kernels with small leaves worked one per lane (-s) or batched (-b), alone, on a randomly
+// numbered matrix (one-entry leaves) and a banded one (big and dense leaves beside small ones): small enough for
 // compute-sanitizer (scripts/device_run.sh sanitize-hisparse).
 static void run_small_leaf_kernels(const char* name) {
   Context& ctx = gpu_context();
@@ -411,7 +413,8 @@ static void run_small_leaf_kernels(const char* name) {
       for (Precision p : {Precision::f32, Precision::f64}) {
         const Layout l = Layout::parse(layout);
         DeviceMatrix da(ctx, a, l, p);
-        for (const char* sc : {"hisparse-128x4-g16-big4096-s", "hisparse-64x8-g4-big64-s"})
+        for (const char* sc : {"hisparse-128x4-g16-big4096-s", "hisparse-64x8-g4-big64-s", "hisparse-128x4-g32-big4096-u1-b",
+                               "hisparse-64x4-g16-big0-u2-b"})
           for (Op op : {Op::n, Op::t, Op::h}) {
             const Variant v{e.name, p, l, Schedule::parse(sc), op, TransposeKind::tree};
             if (kernel_shared_bytes(v, e.num_vector_components()) > kMaxStaticShared) continue;
@@ -422,9 +425,9 @@ static void run_small_leaf_kernels(const char* name) {
   }
 }
 
-TEST_CASE("gpu spmv: hisparse small leaves per lane (real)") { run_small_leaf_kernels("real"); }
-TEST_CASE("gpu spmv: hisparse small leaves per lane (complex)") { run_small_leaf_kernels("complex"); }
-TEST_CASE("gpu spmv: hisparse small leaves per lane (quaternion)") { run_small_leaf_kernels("quaternion"); }
+TEST_CASE("gpu spmv: hisparse small leaves per lane and batched (real)") { run_small_leaf_kernels("real"); }
+TEST_CASE("gpu spmv: hisparse small leaves per lane and batched (complex)") { run_small_leaf_kernels("complex"); }
+TEST_CASE("gpu spmv: hisparse small leaves per lane and batched (quaternion)") { run_small_leaf_kernels("quaternion"); }
 
 TEST_CASE("gpu spmv: transposed products need the right matrix and vector lengths") {
   Context& ctx = gpu_context();
