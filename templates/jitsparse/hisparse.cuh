@@ -254,7 +254,7 @@ struct HiSparseGroup {
   // other entries never read: the device pool has a zeroed tail for the last node), K consecutive chunks a
   // lane and G*K a step, whatever leaf each chunk lies in. A lane finds its first chunk's leaf by a
   // binary search of the batch's chunk ends (shared memory). One leaf at a time, a one-entry leaf took the
-  // whole group and left 31 of 32 lanes idle: randomly numbered matrices ran 3.5-4.3x faster batched,
+  // whole group and left 31 of 32 lanes idle: randomly numbered matrices ran 3.6-4.3x faster batched,
   // irregular meshes 1.0-1.2x, regular grids 0.9-0.97x (their boundary leaves; H100, session 33), so the
   // tuner decides.
   // A x: a run key is (leaf slot, row), so runs never join across leaves; the rows two leaves of a step
