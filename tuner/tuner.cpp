@@ -264,7 +264,7 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
       // (0.6-0.9x of that on large regular grids); big is not a template number, so this compiles one
       // kernel per setup. Then the first setup with small leaves one per lane (pays on randomly numbered
       // matrices, costs on ordered ones), and the second setup with leaves batched (-b: 3.6-4.3x faster on
-      // randomly numbered matrices, 0.9-0.97x on regular grids; H100, session 33) in both big strips.
+      // randomly numbered matrices, 1.0-1.3x slower on regular grids; H100, session 33) in both big strips.
       for (const HisparseSetup& h : kHisparseStageOne)
         for (int big : {256, 4096}) {
           v.schedule = hisparse_stage_one(limits, h, big);

@@ -255,7 +255,7 @@ struct HiSparseGroup {
   // lane and G*K a step, whatever leaf each chunk lies in. A lane finds its first chunk's leaf by a
   // binary search of the batch's chunk ends (shared memory). One leaf at a time, a one-entry leaf took the
   // whole group and left 31 of 32 lanes idle: randomly numbered matrices ran 3.6-4.3x faster batched,
-  // irregular meshes 1.0-1.2x, regular grids 0.9-0.97x (their boundary leaves; H100, session 33), so the
+  // irregular meshes 1.0-1.2x, while regular grids ran 1.0-1.3x slower (H100, session 33), so the
   // tuner decides.
   // A x: a run key is (leaf slot, row), so runs never join across leaves; the rows two leaves of a step
   // share are written in slot order (one round a slot of the step), so the sums stay deterministic.
