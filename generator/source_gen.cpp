@@ -131,8 +131,9 @@ GeneratedSource permute_source(Precision p, int components, VectorLayout layout)
 int hisparse_shared_bytes(const Variant& v, int vector_components) {
   if (v.layout.outer != OuterLayout::hisparse) return 0;
   const int acc = v.schedule.threads / v.schedule.threads_per_row * v.layout.slice * vector_components * scalar_bytes(v.precision);
-  // Batched leaves (-b) keep a table of 20 bytes a thread (templates/jitsparse/hisparse.cuh, coo_batch).
-  return acc + (v.schedule.batched_leaves ? v.schedule.threads * 20 : 0);
+  // Batched leaves (-b) keep a table a thread (templates/jitsparse/hisparse.cuh, coo_batch, checks the size).
+  constexpr int kBatchTableBytesPerThread = 20;
+  return acc + (v.schedule.batched_leaves ? v.schedule.threads * kBatchTableBytesPerThread : 0);
 }
 
 int kernel_shared_bytes(const Variant& v, int vector_components) {

@@ -243,17 +243,15 @@ std::vector<Variant> stage_one_variants(const EntryType& entry, Precision p, con
     if (l.outer == OuterLayout::hisparse) {
       if (!first_hisparse) {
         // run_job gives it the first layout's fastest setup (that fits) before it runs; until then a setup
-        // whose accumulators fit its shared memory (d 256 of 32-byte entries needs groups of 32).
-        auto fits = [&](Variant t) {
-          t.entry = entry.name;
-          t.precision = p;
-          t.op = o.op;
-          t.transpose = transpose_kinds(o, t.layout).front();
-          return entry_supports(t, entry);
-        };
+        // whose accumulators fit its shared memory (d 256 of 32-byte entries needs groups of 32). A
+        // hisparse layout has one transpose kind (tree, or none for op n).
+        v.entry = entry.name;
+        v.precision = p;
+        v.op = o.op;
+        v.transpose = transpose_kinds(o, l).front();
         for (const HisparseSetup& h : kHisparseStageOne) {
           v.schedule = hisparse_stage_one(limits, h, 4096);
-          if (fits(v)) break;
+          if (entry_supports(v, entry)) break;
         }
         add(v);
         continue;
@@ -1637,11 +1635,12 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
       std::vector<Variant> fitting;
       for (const Variant& later : hisparse_later) {
         Variant v = later;
-        for (const auto& [us, setup] : setups) {
-          v.schedule = setup;
-          if (entry_supports(v, entry)) break;
+        bool fits = false;
+        for (size_t i = 0; i < setups.size() && !fits; ++i) {
+          v.schedule = setups[i].second;
+          fits = entry_supports(v, entry);
         }
-        if (entry_supports(v, entry)) {
+        if (fits) {
           fitting.push_back(v);
         } else if (!job.record.find(later.name())) {
           MeasurementRecord m;

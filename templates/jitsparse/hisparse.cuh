@@ -660,6 +660,7 @@ __global__ void __launch_bounds__(NT, NB) hisparse_spmv(const __grid_constant__ 
   static_assert(NT % 32 == 0 && G >= 4 && G <= 32 && 32 % G == 0, "groups divide the warp");
   constexpr int V = E::V, kGroups = NT / G;
   // The batch tables: 20 bytes a thread (generator/source_gen.cpp, hisparse_shared_bytes, counts them).
+  static_assert(sizeof(HiBatchLeaf) + sizeof(int) == 20, "hisparse_shared_bytes counts 20 bytes a thread");
   __shared__ T acc[kGroups][D * V];
   __shared__ HiBatchLeaf batch[Batch ? kGroups : 1][G];
   __shared__ int batch_end[Batch ? kGroups : 1][G];
