@@ -85,6 +85,7 @@ constexpr int kWindowSiblings = 6;
 // 2.0 here: the later layouts ran in 14 of 26 searches and were at most 1.12x faster than the first
 // (hisparse64c4 on elasticity_large f32; hisparse32c2 never faster), while hisparse stayed 1.5-23x slower
 // than the winners; their trees cost about 10 s of packing and their kernels 18 s of NVRTC waits.
+// (A wide layout on a large matrix runs whatever the first's time: wide_hisparse_pays.)
 constexpr double kHisparseKeep = 1.25;
 // A layout that packs to more than kPaddedPrune x the compulsory bytes (padding of skewed rows, a
 // hisparse tree of one-entry leaves) and more than kPaddedPruneMinBytes is not packed: reading 4x the
@@ -176,9 +177,28 @@ Schedule batched_stage_one(const ScheduleLimits& l, int big) {
   return s;
 }
 
+// The setups a wide hisparse layout runs in on a large matrix (wide_hisparse_pays): groups of 32, 1024
+// threads an SM, two and four chunks unrolled. H100, thirty-third session (call A, same run, 128x8-g32 at
+// unroll 1, 2 and 4): d 256 ran fastest at unroll 2 or 4 on the real and complex matrices of 540k rows and
+// more (laplacian_large f32 47.0 / 45.6 us against 62.8 at unroll 1, helmholtz_large f32 50.4 / 65.4
+// against 65.9), none of them a setup of stage one's.
+constexpr HisparseSetup kWideHisparseSetups[] = {{128, 32, 1024, 2}, {128, 32, 1024, 4}};
+// A wide hisparse layout's variant (stage one's, entry, precision, op and kind set) in those setups that
+// fit its shared memory
+std::vector<Variant> wide_hisparse_setups(const Variant& later, const EntryType& entry, const ScheduleLimits& limits) {
+  std::vector<Variant> out;
+  for (const HisparseSetup& h : kWideHisparseSetups) {
+    Variant v = later;
+    v.schedule = hisparse_stage_one(limits, h, 4096);
+    if (entry_supports(v, entry)) out.push_back(v);
+  }
+  return out;
+}
+
 // Stage one's variants that wait for other variants' times: op t/h's atomic kind (atomic_stage_one) and
 // the hisparse layouts past the first (kHisparseKeep). Stage one's first round (run_job), its prepacking
-// and compile_ahead leave both out alike.
+// and compile_ahead leave both out alike (but a wide hisparse layout on a large matrix, wide_hisparse_pays,
+// is packed with stage one: it runs whatever the first's time).
 bool waits_for_copy_kind(const Variant& v, const TuneOptions& o) {
   return v.op != Op::n && v.transpose == TransposeKind::atomic && !o.deterministic;
 }
@@ -188,6 +208,25 @@ bool waits_for_first_hisparse(const Variant& v, const TuneOptions& o) {
 }
 
 }  // namespace
+
+std::vector<Variant> wide_hisparse_kernels(const std::vector<std::pair<std::string, Precision>>& batches,
+                                           const TuneOptions& options, const ScheduleLimits& limits) {
+  std::vector<Variant> out;
+  for (const auto& [name, p] : batches) {
+    const EntryType& entry = EntryRegistry::instance().get(name);
+    for (const auto& v : stage_one_variants(entry, p, options, limits))
+      if (waits_for_first_hisparse(v, options) && v.layout.slice >= kWideHisparseD)
+        for (const Variant& w : wide_hisparse_setups(v, entry, limits))
+          if (const Variant k = w.compiled_variant(); std::find(out.begin(), out.end(), k) == out.end())
+            out.push_back(k);
+  }
+  return out;
+}
+
+bool wide_hisparse_pays(const Layout& l, int64_t y_rows, int sm_count) {
+  return l.outer == OuterLayout::hisparse && l.slice >= kWideHisparseD &&
+         y_rows >= int64_t{kWideStripsPerSm} * l.slice * std::max(1, sm_count);
+}
 
 StageOnePolicy stage_one_policy(double compulsory_bytes, long long l2_bytes, bool narrow_fits) {
   StageOnePolicy p;
@@ -759,6 +798,25 @@ void Tuner::compile_ahead(const std::vector<std::string>& entries) {
       }
     for (size_t i = 1; i < state->batches.size(); ++i)  // stopped: nobody waits for the rest
       if (state->state[i].exchange(CompileAhead::kDone) != CompileAhead::kDone) state->adopted[i].set_value();
+    // Last, the wide hisparse layouts in their own setups, for every batch: they run only on large matrices
+    // (wide_hisparse_pays), which no stage one's compile knows of. H100, thirty-fourth session: compiled by
+    // the searches, the main job waited 8.5 s for its hisparse layouts (14 rounds) instead of 5.2 (8).
+    if (!state->stop) try {
+        const std::vector<Variant> wide = wide_hisparse_kernels(state->batches, options_, schedule_limits(ctx_.device()));
+        // a round of `threads` kernels at a time, so a tune that ends first waits for one round at most
+        const size_t round = static_cast<size_t>(std::max(1, threads));
+        for (size_t i = 0; i < wide.size() && !state->stop; i += round) {
+          const std::vector<Variant> some(wide.begin() + i, wide.begin() + std::min(wide.size(), i + round));
+          const auto t0 = std::chrono::steady_clock::now();
+          const auto outcomes = ctx_.builder().build_all(some, threads);
+          state->seconds = state->seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          state->kernels += std::count_if(outcomes.begin(), outcomes.end(),
+                                          [](const auto& o) { return o.ok && o.program && !o.program->from_cache; });
+          ctx_.adopt(outcomes);
+        }
+      } catch (const std::exception&) {
+        // nothing adopted: the searches compile what they need themselves
+      }
   });
   ahead_ = std::move(ahead);
 }
@@ -1327,9 +1385,14 @@ std::vector<Tuner::PackTodo> Tuner::stage_one_packs(const HostMatrix& a, const M
   int64_t total = 0;
   const StageOnePolicy policy =
       stage_one_policy(compulsory, ctx_.device().l2_bytes, facts.features.narrow_fits == 1);
+  // The later hisparse layouts wait for the first's time, but a wide one runs on a large matrix anyway
+  const int64_t y_rows = is_transposed(options_.op) ? a.cols : a.rows;
+  auto waits = [&](const Variant& v) {
+    return waits_for_first_hisparse(v, options_) && !wide_hisparse_pays(v.layout, y_rows, ctx_.device().sm_count);
+  };
   for (const auto& v : stage_one_variants(a.entry, p, options_, schedule_limits(ctx_.device()), policy)) {
-    if ((v.layout.sorted() && !facts.sorting_pays) || waits_for_copy_kind(v, options_) ||
-        waits_for_first_hisparse(v, options_) || (v.uses_transposed_copy() && !with_transposed))
+    if ((v.layout.sorted() && !facts.sorting_pays) || waits_for_copy_kind(v, options_) || waits(v) ||
+        (v.uses_transposed_copy() && !with_transposed))
       continue;
     const std::string key = matrix_key(v);
     if (std::any_of(todo.begin(), todo.end(), [&](const PackTodo& t) { return t.key == key; })) continue;
@@ -1550,8 +1613,12 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
         (waits_for_copy_kind(v, options_) ? atomic : stage1).push_back(v);
   }
   // HiSparse layouts past the first (a tree to build on the host for each, the slowest packing of all)
-  // are timed only where the first came within kHisparseKeep of the best of stage one.
+  // are timed only where the first came within kHisparseKeep of the best of stage one, and the wide ones
+  // on a large matrix (wide_hisparse_pays: stage_one_packs packs them ahead).
   std::vector<Variant> hisparse_later;
+  auto wide = [&](const Variant& v) {
+    return wide_hisparse_pays(v.layout, is_transposed(op) ? a.cols : a.rows, ctx_.device().sm_count);
+  };
   if (!given) {
     auto later = [this](const Variant& v) { return waits_for_first_hisparse(v, options_); };
     std::copy_if(stage1.begin(), stage1.end(), std::back_inserter(hisparse_later), later);
@@ -1565,7 +1632,17 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     atomic.clear();
   }
   if (!given) wait_for_ahead(entry.name, p);
-  pack_layouts(job, stage1);
+  {
+    // with the wide hisparse layouts that run after stage one anyway (packed ahead by stage_one_packs)
+    std::vector<Variant> packs = stage1;
+    std::copy_if(hisparse_later.begin(), hisparse_later.end(), std::back_inserter(packs), wide);
+    pack_layouts(job, packs);
+  }
+  // The wide hisparse layouts' own setups on a large matrix (compile_ahead compiles them last)
+  std::vector<Variant> wide_runs;
+  for (const Variant& later : hisparse_later)
+    if (wide(later))
+      for (const Variant& v : wide_hisparse_setups(later, entry, limits)) wide_runs.push_back(v);
   // op(A) x: x has a.cols elements for A x, a.rows for A^T x and A^H x (and y the other length).
   const Clock::time_point reference_start = Clock::now();
   const int64_t x_len = is_transposed(op) ? a.rows : a.cols, y_len = is_transposed(op) ? a.cols : a.rows;
@@ -1630,9 +1707,19 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
           setups.emplace_back(m.median_us, v.schedule);
     std::stable_sort(setups.begin(), setups.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
     const double first = setups.empty() ? 0 : setups.front().first;
-    if (best && first > 0 && first <= kHisparseKeep * best->median_us) {
+    const bool near_best = best && first > 0 && first <= kHisparseKeep * best->median_us;
+    std::vector<Variant> pruned, runs;
+    if (near_best) {
+      runs = wide_runs;
+    } else {
+      // the wide layouts on a large matrix run anyway, in their own setups only
+      std::copy_if(hisparse_later.begin(), hisparse_later.end(), std::back_inserter(pruned),
+                   [&](const Variant& v) { return first <= 0 || !wide(v); });
+      hisparse_later.clear();
+      if (first > 0) runs = wide_runs;
+    }
+    if (!hisparse_later.empty() || !runs.empty()) {
       // The other layouts in the first's fastest setup, or its fastest that fits their shared memory
-      std::vector<Variant> fitting;
       for (const Variant& later : hisparse_later) {
         Variant v = later;
         bool fits = false;
@@ -1641,24 +1728,24 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
           fits = entry_supports(v, entry);
         }
         if (fits) {
-          fitting.push_back(v);
-        } else if (!job.record.find(later.name())) {
+          if (std::find(runs.begin(), runs.end(), v) == runs.end()) runs.push_back(v);
+        } else if (!job.record.find(later.name()) && !wide(later)) {
           MeasurementRecord m;
           m.variant = later.name();
           m.status = "skipped: no hisparse setup timed fits its shared memory";
           job.record.upsert(m);
         }
       }
-      hisparse_later.swap(fitting);
-      pack_layouts(job, hisparse_later);
+      pack_layouts(job, runs);
       job.stage = "hisparse layouts";
-      run_variants(job, hisparse_later);
-      stage1.insert(stage1.end(), hisparse_later.begin(), hisparse_later.end());
-    } else {
+      run_variants(job, runs);
+      stage1.insert(stage1.end(), runs.begin(), runs.end());
+    }
+    if (!pruned.empty()) {
       char why[200];
       std::snprintf(why, sizeof why, "skipped: pruned (the first hisparse layout ran %.1f us, the best of stage one %.1f us)",
                     first, best ? best->median_us : 0.0);
-      for (const auto& v : hisparse_later)
+      for (const auto& v : pruned)
         if (!job.record.find(v.name())) {
           MeasurementRecord m;
           m.variant = v.name();
@@ -1667,6 +1754,13 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
         }
     }
   }
+  // A hisparse variant in stage one's other setups (hisparse_setup_twins), those its shared memory fits
+  auto setup_twins_that_fit = [&](const Variant& v) {
+    std::vector<Variant> out;
+    for (const Variant& t : hisparse_setup_twins(job.record, v, limits))
+      if (entry_supports(t, entry)) out.push_back(t);
+    return out;
+  };
   // The renumbering stage (ordering_twins), after the search.
   auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
@@ -1683,7 +1777,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     pack_layouts(job, first);
     run_variants(job, first);
     for (const Variant& v : first)  // the renumbered tree's own setup (hisparse_setup_twins)
-      if (v.layout.outer == OuterLayout::hisparse) run_variants(job, hisparse_setup_twins(job.record, v, limits));
+      if (v.layout.outer == OuterLayout::hisparse) run_variants(job, setup_twins_that_fit(v));
     // Which y form pays depends on the matrix and the precision (RenumberedY): the schedules below are
     // swept in the form of the fastest.
     run_variants(job, y_form_twins(job.record, kYFormTwins));

@@ -309,6 +309,23 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
 // the matrix's own order; on the renumbered tree of dirac_irregular and helmholtz_irregular 128x8-g32 ran
 // 1.21-1.33x faster than the small-leaves setup the search kept (H100, thirty-second session).
 std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Variant& renumbered, const ScheduleLimits& limits);
+// Stage one times the hisparse layouts past the first only where the first came within kHisparseKeep of
+// its best (in the first's fastest setup); a layout of wide nodes (d of kWideHisparseD or more) also on a
+// matrix with at least kWideStripsPerSm strips of d rows of y per SM, whatever the first's time, in setups
+// of its own (run_job: kWideHisparseSetups, compiled while stage one is timed). On the H100 (thirty-third session, call A, same run,
+// 128x8-g32) d 256 ran 1.2-2.6x faster than d 64 on the real and complex matrices of 540k rows and more
+// (laplacian_large f32 45.6 against 73.7 us, helmholtz_large f32 50.4 against 62.0, laplacian_irregular
+// f32 37.8 against 96.5), where d 64 was 1.35-2.1x off the winner and so pruned; on the matrices below
+// 300k rows it ran 1.7-2.2x slower (too few strips for every SM), and dirac_large (524k rows, 15.5
+// strips per SM) was even in f32.
+constexpr int kWideHisparseD = 256;
+constexpr int kWideStripsPerSm = 16;
+bool wide_hisparse_pays(const Layout& l, int64_t y_rows, int sm_count);
+// What compile_ahead compiles last: the wide hisparse layouts of options.hisparse_layouts (past the first)
+// in kWideHisparseSetups for each (entry type, precision), as compiled (Variant::compiled_variant, the key
+// of Context::adopt), each once.
+std::vector<Variant> wide_hisparse_kernels(const std::vector<std::pair<std::string, Precision>>& batches,
+                                           const TuneOptions& options, const ScheduleLimits& limits);
 // The n fastest renumbered variants `measured` holds, each in its other RenumberedY form (y written through
 // the permutation by the product, or moved back by a kernel of its own), those it lacks.
 constexpr int kYFormTwins = 2;

@@ -376,6 +376,37 @@ TEST_CASE("tuner: stage one covers every layout and threads-per-row; grids stay 
   }
 }
 
+TEST_CASE("tuner: a wide hisparse layout runs on a matrix with enough strips of its rows per SM, whatever the first's time") {
+  const Layout d256 = Layout::parse("hisparse256c2-aos-aos"), d64 = Layout::parse("hisparse64c2-aos-aos");
+  const Layout csr = Layout::parse("csr-aos-aos");
+  const int sms = 132;  // the H100: 16 strips of 256 rows per SM from 540,672 rows
+  CHECK(wide_hisparse_pays(d256, 950697, sms));   // laplacian_large
+  CHECK(wide_hisparse_pays(d256, 573534, sms));   // laplacian_irregular
+  CHECK(wide_hisparse_pays(d256, 540672, sms));
+  CHECK_FALSE(wide_hisparse_pays(d256, 540671, sms));
+  CHECK_FALSE(wide_hisparse_pays(d256, 524288, sms));  // dirac_large: even with d 64 in f32
+  CHECK_FALSE(wide_hisparse_pays(d256, 950697, 1024));  // a GPU with more SMs wants more rows
+  CHECK_FALSE(wide_hisparse_pays(d64, 50000000, sms));  // d 64 is the first layout's, pruned as before
+  CHECK_FALSE(wide_hisparse_pays(csr, 50000000, sms));
+  CHECK(wide_hisparse_pays(Layout::parse("hisparse256c4r-aos-soa"), 1 << 20, sms));
+  // compile_ahead compiles them last, as the searches will look them up: two setups of hisparse256c2 per
+  // entry type and precision (quaternion f64 too: groups of 32 fit its shared memory)
+  TuneOptions o;
+  const std::vector<std::pair<std::string, Precision>> batches = {
+      {"real", Precision::f32}, {"real", Precision::f64}, {"quaternion", Precision::f64}};
+  const auto wide = wide_hisparse_kernels(batches, o, ScheduleLimits{});
+  std::vector<std::string> names;
+  for (const auto& v : wide) {
+    CHECK(v == v.compiled_variant());
+    names.push_back(v.name());
+  }
+  CHECK(names.size() == 6);
+  CHECK(std::find(names.begin(), names.end(), "real.f32/hisparse256c2-aos-aos/hisparse-128x8-g32-big0") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "quaternion.f64/hisparse256c2-aos-aos/hisparse-128x8-g32-big0-u4") != names.end());
+  o.hisparse_layouts = {"hisparse64c2-aos-aos", "hisparse64c4-aos-aos"};
+  CHECK(wide_hisparse_kernels(batches, o, ScheduleLimits{}).empty());
+}
+
 TEST_CASE("tuner: stage one times a matrix that fits in the L2 with cached loads, narrow where its columns fit") {
   const long long l2 = 50ll << 20;
   CHECK_FALSE(stage_one_policy(2.0 * l2, l2, true).cached);  // streamed: evict-first, wide
