@@ -1665,7 +1665,8 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
 
   const size_t grid = 33;  // per pair: the coarse grid (13) and about 20 refined schedules
   job.planned = given ? stage1.size()
-                      : stage1.size() + atomic.size() / 3 + grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
+                      : stage1.size() + atomic.size() / 3 + wide_runs.size() +
+                            grid * (options_.mode == "joint" ? options_.top_layouts + 1 : 1);
   job.stage = given ? (quick ? "the model's candidates (quick, round one)" : "given variants")
                     : staged ? "layouts x threads-per-row (copy kind)" : "layouts x threads-per-row";
   if (given)
