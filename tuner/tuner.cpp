@@ -475,7 +475,8 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
   return out;
 }
 
-std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Variant& renumbered, const ScheduleLimits& limits) {
+std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Variant& renumbered, const EntryType& entry,
+                                          const ScheduleLimits& limits) {
   std::vector<Variant> out;
   if (renumbered.layout.outer != OuterLayout::hisparse) return out;
   std::vector<Schedule> setups;
@@ -484,7 +485,7 @@ std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Va
   for (const Schedule& s : setups) {
     Variant v = renumbered;
     v.schedule = s;
-    if (!(v == renumbered) && !measured.find(v.name()) &&
+    if (!(v == renumbered) && !measured.find(v.name()) && entry_supports(v, entry) &&
         std::find(out.begin(), out.end(), v) == out.end())
       out.push_back(v);
   }
@@ -1638,11 +1639,15 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     std::copy_if(hisparse_later.begin(), hisparse_later.end(), std::back_inserter(packs), wide);
     pack_layouts(job, packs);
   }
-  // The wide hisparse layouts' own setups on a large matrix (compile_ahead compiles them last)
+  // The wide hisparse layouts' own setups on a large matrix (compile_ahead compiles them last); a layout
+  // none of them fits waits as the other later layouts do
   std::vector<Variant> wide_runs;
   for (const Variant& later : hisparse_later)
     if (wide(later))
       for (const Variant& v : wide_hisparse_setups(later, entry, limits)) wide_runs.push_back(v);
+  auto has_own_setups = [&](const Variant& later) {
+    return std::any_of(wide_runs.begin(), wide_runs.end(), [&](const Variant& v) { return v.layout == later.layout; });
+  };
   // op(A) x: x has a.cols elements for A x, a.rows for A^T x and A^H x (and y the other length).
   const Clock::time_point reference_start = Clock::now();
   const int64_t x_len = is_transposed(op) ? a.rows : a.cols, y_len = is_transposed(op) ? a.cols : a.rows;
@@ -1709,34 +1714,32 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     std::stable_sort(setups.begin(), setups.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
     const double first = setups.empty() ? 0 : setups.front().first;
     const bool near_best = best && first > 0 && first <= kHisparseKeep * best->median_us;
-    std::vector<Variant> pruned, runs;
-    if (near_best) {
-      runs = wide_runs;
-    } else {
-      // the wide layouts on a large matrix run anyway, in their own setups only
-      std::copy_if(hisparse_later.begin(), hisparse_later.end(), std::back_inserter(pruned),
-                   [&](const Variant& v) { return first <= 0 || !wide(v); });
-      hisparse_later.clear();
-      if (first > 0) runs = wide_runs;
-    }
-    if (!hisparse_later.empty() || !runs.empty()) {
-      // The other layouts in the first's fastest setup, or its fastest that fits their shared memory
-      for (const Variant& later : hisparse_later) {
-        Variant v = later;
-        bool fits = false;
-        for (size_t i = 0; i < setups.size() && !fits; ++i) {
-          v.schedule = setups[i].second;
-          fits = entry_supports(v, entry);
-        }
-        if (fits) {
-          if (std::find(runs.begin(), runs.end(), v) == runs.end()) runs.push_back(v);
-        } else if (!job.record.find(later.name()) && !wide(later)) {
-          MeasurementRecord m;
-          m.variant = later.name();
-          m.status = "skipped: no hisparse setup timed fits its shared memory";
-          job.record.upsert(m);
-        }
+    // The wide layouts of a large matrix in their own setups (once the first ran); the others in the
+    // first's fastest setup that fits their shared memory, where the first came near the best.
+    std::vector<Variant> runs, pruned;
+    if (first > 0) runs = wide_runs;
+    for (const Variant& later : hisparse_later) {
+      if (first > 0 && has_own_setups(later)) continue;
+      if (!near_best) {
+        pruned.push_back(later);
+        continue;
       }
+      Variant v = later;
+      bool fits = false;
+      for (size_t i = 0; i < setups.size() && !fits; ++i) {
+        v.schedule = setups[i].second;
+        fits = entry_supports(v, entry);
+      }
+      if (fits) {
+        runs.push_back(v);
+      } else if (!job.record.find(later.name())) {
+        MeasurementRecord m;
+        m.variant = later.name();
+        m.status = "skipped: no hisparse setup timed fits its shared memory";
+        job.record.upsert(m);
+      }
+    }
+    if (!runs.empty()) {
       pack_layouts(job, runs);
       job.stage = "hisparse layouts";
       run_variants(job, runs);
@@ -1755,13 +1758,6 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
         }
     }
   }
-  // A hisparse variant in stage one's other setups (hisparse_setup_twins), those its shared memory fits
-  auto setup_twins_that_fit = [&](const Variant& v) {
-    std::vector<Variant> out;
-    for (const Variant& t : hisparse_setup_twins(job.record, v, limits))
-      if (entry_supports(t, entry)) out.push_back(t);
-    return out;
-  };
   // The renumbering stage (ordering_twins), after the search.
   auto renumbering_stage = [&]() {
     if (!renumbering_may_pay(facts.features) || out_of_budget()) return;
@@ -1778,7 +1774,7 @@ bool Tuner::run_job(const HostMatrix& a, const MatrixFacts& facts, const std::st
     pack_layouts(job, first);
     run_variants(job, first);
     for (const Variant& v : first)  // the renumbered tree's own setup (hisparse_setup_twins)
-      if (v.layout.outer == OuterLayout::hisparse) run_variants(job, setup_twins_that_fit(v));
+      if (v.layout.outer == OuterLayout::hisparse) run_variants(job, hisparse_setup_twins(job.record, v, entry, limits));
     // Which y form pays depends on the matrix and the precision (RenumberedY): the schedules below are
     // swept in the form of the fastest.
     run_variants(job, y_form_twins(job.record, kYFormTwins));

@@ -308,11 +308,13 @@ std::vector<Variant> ordering_twins(const MatrixRecord& measured, int n, Orderin
 // scattered matrix, stage one compiled them: timing only). Its stage-one setup was chosen on the tree of
 // the matrix's own order; on the renumbered tree of dirac_irregular and helmholtz_irregular 128x8-g32 ran
 // 1.21-1.33x faster than the small-leaves setup the search kept (H100, thirty-second session).
-std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Variant& renumbered, const ScheduleLimits& limits);
+// Only setups whose shared memory the entry fits (d 256 of quaternion f64 needs groups of 32).
+std::vector<Variant> hisparse_setup_twins(const MatrixRecord& measured, const Variant& renumbered, const EntryType& entry,
+                                          const ScheduleLimits& limits);
 // Stage one times the hisparse layouts past the first only where the first came within kHisparseKeep of
 // its best (in the first's fastest setup); a layout of wide nodes (d of kWideHisparseD or more) also on a
 // matrix with at least kWideStripsPerSm strips of d rows of y per SM, whatever the first's time, in setups
-// of its own (run_job: kWideHisparseSetups, compiled while stage one is timed). On the H100 (thirty-third session, call A, same run,
+// of its own (kWideHisparseSetups, compiled last by compile_ahead; only there). On the H100 (thirty-third session, call A, same run,
 // 128x8-g32) d 256 ran 1.2-2.6x faster than d 64 on the real and complex matrices of 540k rows and more
 // (laplacian_large f32 45.6 against 73.7 us, helmholtz_large f32 50.4 against 62.0, laplacian_irregular
 // f32 37.8 against 96.5), where d 64 was 1.35-2.1x off the winner and so pruned; on the matrices below

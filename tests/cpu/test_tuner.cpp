@@ -792,12 +792,16 @@ TEST_CASE("tuner: the renumbering stage runs the fastest outer layouts again on 
   const Variant hs = Variant::parse("real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096-s@rcm");
   measured("real.f64/hisparse32c2-aos-aos/hisparse-128x8-g32-big4096-u1@rcm", 700);
   names.clear();
-  for (const auto& v : hisparse_setup_twins(r, hs, ScheduleLimits{})) names.push_back(v.name());
+  for (const auto& v : hisparse_setup_twins(r, hs, EntryRegistry::instance().get("real"), ScheduleLimits{})) names.push_back(v.name());
   CHECK(names == std::vector<std::string>{"real.f64/hisparse32c2-aos-aos/hisparse-128x4-g16-big4096@rcm",
                                           "real.f64/hisparse32c2-aos-aos/hisparse-128x4-g32-big4096-u1@rcm",
                                           "real.f64/hisparse32c2-aos-aos/hisparse-128x16-g16-big4096-u1@rcm",
                                           "real.f64/hisparse32c2-aos-aos/hisparse-128x4-g32-big4096-u1-b@rcm"});
-  CHECK(hisparse_setup_twins(r, Variant::parse("real.f64/csr-soa-aos/static-256x8-tpr32@rcm"), ScheduleLimits{}).empty());
+  CHECK(hisparse_setup_twins(r, Variant::parse("real.f64/csr-soa-aos/static-256x8-tpr32@rcm"), EntryRegistry::instance().get("real"), ScheduleLimits{}).empty());
+  // only the setups the entry's shared memory fits: d 256 of quaternion f64 runs groups of 32 only
+  for (const auto& v : hisparse_setup_twins(r, Variant::parse("quaternion.f64/hisparse256c2-aos-aos/hisparse-128x8-g32-big4096-u1@rcm"),
+                                            EntryRegistry::instance().get("quaternion"), ScheduleLimits{}))
+    CHECK(v.schedule.threads_per_row == 32);
   r.measurements.pop_back();
   names.clear();
   for (const auto& v : ordering_twins(r, 6, Ordering::rcm, false)) names.push_back(v.name());  // ranked 6th: once
