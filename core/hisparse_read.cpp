@@ -107,8 +107,10 @@ class Walker {
                             std::to_string(padded));
     const uint8_t* p = checked(ptr, 0, hi_coo_leaf_bytes(count, width, entry_bytes_));
     const uint8_t* entries = p + 16 + round16(2 * uint64_t(padded));
-    for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t i = 0; i < count; ++i) {
+      if (i > 0) in_order(p[16 + 2 * (i - 1)], p[16 + 2 * (i - 1) + 1], p[16 + 2 * i], p[16 + 2 * i + 1], "COO");
       v_.entry(row0 + p[16 + 2 * i], col0 + p[16 + 2 * i + 1], entries + uint64_t(i) * entry_bytes_);
+    }
     for (uint32_t i = count; i < padded; ++i) v_.padding();
   }
 
@@ -121,14 +123,26 @@ class Walker {
     const uint8_t* lengths = p + 16;
     const uint8_t* cols = lengths + rows;
     const uint8_t* entries = p + 16 + round16(uint64_t(rows) + count);
+    uint64_t held = 0;  // the lengths' sum against the count first: a wrong length also disorders the columns
+    for (uint32_t r = 0; r < rows; ++r) held += lengths[r];
+    if (held > count) throw InvalidArgument("hisparse: CSR leaf rows hold more than its " + std::to_string(count) + " entries");
+    if (held < count)
+      throw InvalidArgument("hisparse: CSR leaf rows hold " + std::to_string(held) + " of its " + std::to_string(count) + " entries");
     uint32_t i = 0;
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t k = 0; k < lengths[r]; ++k, ++i) {
-        if (i >= count) throw InvalidArgument("hisparse: CSR leaf rows hold more than its " + std::to_string(count) + " entries");
+        if (k > 0) in_order(r, cols[i - 1], r, cols[i], "CSR");
         v_.entry(row0 + r, col0 + cols[i], entries + uint64_t(i) * entry_bytes_);
       }
-    if (i != count)
-      throw InvalidArgument("hisparse: CSR leaf rows hold " + std::to_string(i) + " of its " + std::to_string(count) + " entries");
+  }
+
+  // A leaf's entries are row-major with no cell twice: the GPU's A + B finds an entry by its rank in the
+  // leaf (templates/jitsparse/hisparse_add_leaf.cuh).
+  static void in_order(uint32_t row0, uint32_t col0, uint32_t row1, uint32_t col1, const char* kind) {
+    if (row1 < row0 || (row1 == row0 && col1 <= col0))
+      throw InvalidArgument(std::string("hisparse: ") + kind + " leaf entries out of row-major order: (" +
+                            std::to_string(row0) + ", " + std::to_string(col0) + ") before (" + std::to_string(row1) +
+                            ", " + std::to_string(col1) + ")");
   }
 
   void child(uint64_t ptr, int level, int64_t row0, int64_t col0, int local_row, int local_col) {

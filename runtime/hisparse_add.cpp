@@ -14,13 +14,11 @@
 namespace jitsparse {
 namespace {
 
-// Warps per block (one item per warp): each holds two d x d bitmaps in shared memory, 32 KB per warp at
-// d = 256.
+// Warps per block (one item per warp on the inner levels and for the leaf level's big items): each holds
+// a d x d bitmap in shared memory (4-byte words, 2-byte prefixes), 24 KB a warp at d = 256. The kernel for
+// pairs of one-entry leaves takes 32 items a warp and no shared memory.
 int warps_for(int d) { return d <= 128 ? 4 : 2; }
-
-GeneratedSource add_kernel_source(const std::string& expression) {
-  return single_kernel_source("hisparse_add.cuh", expression);
-}
+constexpr int kSmallLeafWarps = 4;
 
 // The entry map of op h as scalars of the precision; empty for n and t or an identity map.
 std::vector<double> entry_map(const EntryType& e, Op op) {
@@ -46,10 +44,21 @@ DeviceBuffer upload_map(const std::vector<double>& m, Precision p, cudaStream_t 
   return b;
 }
 
+void launch(cudaKernel_t k, unsigned grid, int block, void* params, const std::string& what, cudaStream_t stream) {
+  void* args[1] = {params};
+  const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(k), dim3(grid), dim3(static_cast<unsigned>(block)),
+                                         args, 0, stream);
+  if (e != cudaSuccess) cuda_check(e, "launch hisparse add, " + what);
+}
+
+unsigned grid_for(uint64_t items, uint64_t per_block, int max_grid) {
+  return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>((items + per_block - 1) / per_block, static_cast<uint64_t>(max_grid))));
+}
+
 template <class T>
-void launch_levels(const HiAddParams<T>& base, cudaKernel_t inner, cudaKernel_t leaf, int block, int max_grid,
-                   int levels, unsigned long long* items, unsigned* counts, const std::vector<uint64_t>& offset,
-                   const std::vector<uint64_t>& capacity, cudaStream_t stream) {
+void launch_levels(const HiAddParams<T>& base, const HiSparseAdd::Kernels& k, int levels, unsigned long long* items,
+                   unsigned* counts, const std::vector<uint64_t>& offset, const std::vector<uint64_t>& capacity,
+                   cudaStream_t stream) {
   for (int l = levels - 1; l >= 0; --l) {
     HiAddParams<T> p = base;
     const uint64_t cap = capacity[l];
@@ -65,17 +74,28 @@ void launch_levels(const HiAddParams<T>& base, cudaKernel_t inner, cudaKernel_t 
       p.next_slot = items + offset[l - 1] + 2 * next;
       p.next_count = counts + l - 1;
       p.next_capacity = static_cast<unsigned>(next);
+      launch(k.inner, grid_for(cap, k.inner_block / 32, k.max_grid_inner), k.inner_block, &p,
+             "level " + std::to_string(l), stream);
+    } else {
+      launch(k.leaf_small, grid_for(cap, 32 * kSmallLeafWarps, k.max_grid_small), 32 * kSmallLeafWarps, &p,
+             "leaf level, one-entry pairs", stream);
+      launch(k.leaf_big, grid_for(cap, k.big_block / 32, k.max_grid_big), k.big_block, &p, "leaf level", stream);
     }
-    void* args[1] = {&p};
-    const uint64_t per_block = static_cast<uint64_t>(block / 32);  // items in flight per block
-    const unsigned grid = static_cast<unsigned>(std::min<uint64_t>((cap + per_block - 1) / per_block, static_cast<uint64_t>(max_grid)));
-    const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(l > 0 ? inner : leaf), dim3(grid),
-                                           dim3(static_cast<unsigned>(block)), args, 0, stream);
-    if (e != cudaSuccess) cuda_check(e, "launch hisparse add, level " + std::to_string(l));
   }
 }
 
 }  // namespace
+
+HiSparseAddSources hisparse_add_sources(Precision p, int components, int d) {
+  const std::string t = p == Precision::f64 ? "double" : "float", c = std::to_string(components), dd = std::to_string(d);
+  auto leaf = [&](const char* kernel, int warps) {
+    return single_kernel_source("hisparse_add_leaf.cuh", std::string("jitsparse::") + kernel + "<" + t + ", " + c + ", " + dd +
+                                                             ", " + std::to_string(warps) + ">");
+  };
+  return {single_kernel_source("hisparse_add.cuh",
+                               "jitsparse::hisparse_add_inner<" + t + ", " + dd + ", " + std::to_string(warps_for(d)) + ">"),
+          leaf("hisparse_add_leaf_small", kSmallLeafWarps), leaf("hisparse_add_leaf_big", warps_for(d))};
+}
 
 HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b)
     : ctx_(&ctx), a_(&a), b_(&b), trans_a_(a.transposed() != is_transposed(op_a)),
@@ -98,13 +118,10 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   map_b_ = upload_map(entry_map(b.entry(), op_b), b.precision(), ctx.stream());
 
   const int d = a.options().d;
-  const int warps = warps_for(d);
-  block_ = 32 * warps;
-  const std::string t = a.precision() == Precision::f64 ? "double" : "float";
-  const std::string dims = std::to_string(d) + ", " + std::to_string(warps) + ">";
-  inner_ = ctx.kernel(add_kernel_source("jitsparse::hisparse_add_inner<" + t + ", " + dims));
-  leaf_ = ctx.kernel(add_kernel_source("jitsparse::hisparse_add_leaf<" + t + ", " +
-                                       std::to_string(a.entry().num_components()) + ", " + dims));
+  const HiSparseAddSources sources = hisparse_add_sources(a.precision(), a.entry().num_components(), d);
+  kernels_.inner = ctx.kernel(sources.inner);
+  kernels_.leaf_small = ctx.kernel(sources.leaf_small);
+  kernels_.leaf_big = ctx.kernel(sources.leaf_big);
 
   // C's pool: no output node is larger than its two inputs together plus the slack of a different COO
   // width or a leaf that could be dense in B but not in C (runtime/hisparse_add.hpp).
@@ -115,12 +132,20 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   // and a byte an entry where an input's CSR leaf (a byte of coordinates an entry) becomes a COO leaf (two)
   bound += (a.pool_bytes() + b.pool_bytes()) / static_cast<uint64_t>(a.entry_bytes());
   // Warps place nodes in chunks (templates/jitsparse/hisparse_add.cuh): at least 3/4 of each is used,
-  // but a warp's last chunk of each level may be nearly empty. Chunks of about a quarter of a warp's
+  // but a warp's last chunk of each kernel may be nearly empty. Chunks of about a quarter of a warp's
   // share keep that slack near the bound's size.
-  max_grid_ = std::max(1, ctx.device().sm_count * std::max(1, ctx.device().max_threads_per_sm / block_));
-  const uint64_t allocators = static_cast<uint64_t>(max_grid_) * warps;
-  chunk_ = std::clamp<uint64_t>(bound / (4ull * allocators) / 16 * 16, 256, 16384);
-  capacity_ = (bound + bound / 3 + static_cast<uint64_t>(a.levels()) * allocators * chunk_ + 15) / 16 * 16;
+  const int threads_per_sm = ctx.device().max_threads_per_sm, sms = ctx.device().sm_count;
+  auto grid_of = [&](int block) { return std::max(1, sms * std::max(1, threads_per_sm / block)); };
+  kernels_.inner_block = kernels_.big_block = 32 * warps_for(d);
+  kernels_.max_grid_inner = grid_of(kernels_.inner_block);
+  kernels_.max_grid_big = grid_of(kernels_.big_block);
+  kernels_.max_grid_small = grid_of(32 * kSmallLeafWarps);
+  const uint64_t inner_allocators = static_cast<uint64_t>(kernels_.max_grid_inner) * warps_for(d);
+  const uint64_t leaf_allocators = static_cast<uint64_t>(kernels_.max_grid_small) * kSmallLeafWarps +
+                                   static_cast<uint64_t>(kernels_.max_grid_big) * warps_for(d);
+  chunk_ = std::clamp<uint64_t>(bound / (4ull * std::max(inner_allocators, leaf_allocators)) / 16 * 16, 256, 16384);
+  const uint64_t slack = (static_cast<uint64_t>(levels_ - 1) * inner_allocators + leaf_allocators) * chunk_;
+  capacity_ = (bound + bound / 3 + slack + 15) / 16 * 16;
   out_ = DeviceBuffer(std::max<uint64_t>(capacity_, 16), "hisparse add: C's pool");
   state_ = DeviceBuffer(kHiAddStateWords * sizeof(unsigned long long), "hisparse add state");
 
@@ -136,6 +161,7 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   }
   items_ = DeviceBuffer(total * sizeof(unsigned long long), "hisparse add work lists");
   counts_ = DeviceBuffer(levels_ * sizeof(unsigned), "hisparse add counters");
+  big_items_ = DeviceBuffer(std::max<uint64_t>(level_capacity_[0], 1) * sizeof(unsigned), "hisparse add big leaf items");
   const unsigned long long top[3] = {a.root(), b.root(), kHiAddRootSlot};
   cuda_check(cudaMemcpyAsync(items_.as<unsigned long long>() + level_offset_[levels_ - 1], top, sizeof top,
                              cudaMemcpyHostToDevice, ctx.stream()),
@@ -172,7 +198,8 @@ void HiSparseAdd::enqueue(double alpha, double beta) {
     p.dense_leaves = a_->options().dense_leaves;
     p.csr_leaves = a_->options().csr_leaves;
     p.coo_width = a_->options().coo_width;
-    launch_levels(p, inner_, leaf_, block_, max_grid_, levels_, items_.as<unsigned long long>(), counts_.as<unsigned>(),
+    p.big_items = big_items_.as<unsigned>();
+    launch_levels(p, kernels_, levels_, items_.as<unsigned long long>(), counts_.as<unsigned>(),
                   level_offset_, level_capacity_, s);
   };
   if (a_->precision() == Precision::f64) {

@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "core/op.hpp"
+#include "core/precision.hpp"
+#include "generator/source_gen.hpp"
 #include "runtime/context.hpp"
 #include "runtime/device_buffer.hpp"
 #include "runtime/device_hisparse.hpp"
@@ -18,8 +20,21 @@ namespace jitsparse {
 // A plan: the constructor checks the operands, compiles its two kernels (NVRTC, cubin cache) and
 // allocates C's pool and the work lists for the worst case (every node of both trees distinct), so
 // enqueue() only launches and can be timed; take_result() waits and hands over C.
+// The NVRTC sources of the addition's kernels for one precision, entry size (scalars) and node width: an
+// inner level's, and the leaf level's two (pairs of one-entry leaves; the rest).
+struct HiSparseAddSources {
+  GeneratedSource inner, leaf_small, leaf_big;
+};
+HiSparseAddSources hisparse_add_sources(Precision p, int components, int d);
+
 class HiSparseAdd {
  public:
+  struct Kernels {
+    cudaKernel_t inner = nullptr, leaf_small = nullptr, leaf_big = nullptr;
+    int inner_block = 128, big_block = 128;                 // threads
+    int max_grid_inner = 1, max_grid_big = 1, max_grid_small = 1;  // blocks: a full GPU's resident threads
+  };
+
   // The plan keeps pointers to a and b: they must outlive it. Throws InvalidArgument when the entry types, precisions, node widths or the sizes of op_a(A) and
   // op_b(B) differ, or op h is asked of a type without an entry adjoint.
   HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b);
@@ -40,14 +55,12 @@ class HiSparseAdd {
   const DeviceHiSparse* b_;
   bool trans_a_, trans_b_;
   DeviceBuffer map_a_, map_b_;  // op h: the entry adjoint as C x C scalars of the precision
-  cudaKernel_t inner_ = nullptr, leaf_ = nullptr;
-  int block_ = 64;
+  Kernels kernels_;
   int levels_ = 1;
   uint64_t capacity_ = 0;
   uint64_t chunk_ = 256;
-  DeviceBuffer out_, state_, items_, counts_;
+  DeviceBuffer out_, state_, items_, counts_, big_items_;
   std::vector<uint64_t> level_offset_, level_capacity_;  // items of each level in items_
-  int max_grid_ = 1;
   bool enqueued_ = false;
   double alpha_ = 1, beta_ = 1;
 };

@@ -8,9 +8,11 @@ constexpr unsigned kHiAddDenseLeaf = 1, kHiAddCoo1 = 2, kHiAddCoo2 = 3, kHiAddCo
                    kHiAddSparseInner = 6, kHiAddCsrLeaf = 7;
 constexpr unsigned long long kHiAddRootSlot = ~0ull;  // the item's output is C's root
 
-// state[] words of the output: the pool's used span (chunks included), overflow flag, root pointer, and
-// the bytes of nodes (the span less the unused tails of chunks).
-constexpr int kHiAddUsed = 0, kHiAddOverflow = 1, kHiAddRoot = 2, kHiAddNodeBytes = 3, kHiAddStateWords = 4;
+// state[] words of the output: the pool's used span (chunks included), overflow flag, root pointer, the
+// bytes of nodes (the span less the unused tails of chunks), and the leaf level's big items
+// (templates/jitsparse/hisparse_add_leaf.cuh).
+constexpr int kHiAddUsed = 0, kHiAddOverflow = 1, kHiAddRoot = 2, kHiAddNodeBytes = 3, kHiAddBig = 4,
+              kHiAddStateWords = 5;
 
 template <class T>
 struct HiAddParams {
@@ -30,6 +32,7 @@ struct HiAddParams {
   unsigned long long* next_slot;
   unsigned* next_count;
   unsigned next_capacity;
+  unsigned* big_items;                // leaf level: the items left to hisparse_add_leaf_big (in_capacity of them)
   const T* map_a;  // C x C entry map (the adjoint for op h), row-major; nullptr: the entry itself
   const T* map_b;
   T coef_a, coef_b;

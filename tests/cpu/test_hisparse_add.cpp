@@ -16,6 +16,7 @@
 #include "core/reference.hpp"
 #include "generator/kernel_builder.hpp"
 #include "generator/source_gen.hpp"
+#include "runtime/hisparse_add.hpp"
 
 using namespace jitsparse;
 
@@ -93,6 +94,22 @@ TEST_CASE("hisparse from_pool: a pool made elsewhere reads back, a corrupt one i
                        doctest::Contains("outside"), InvalidArgument);
   CHECK_THROWS_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, 40, 40, o, m.pool(), m.root(), "x"),
                   InvalidArgument);  // a shallower tree: the root's children are leaves at the wrong level
+  // A COO leaf whose first two entries swap places: out of row-major order (the GPU's A + B relies on it).
+  bool swapped_one = false;
+  for (const HiLeaf& leaf : hisparse_leaves(m)) {
+    const HiNodeType t = hi_type(leaf.ptr);
+    if (t == HiNodeType::dense_leaf || t == HiNodeType::csr_leaf || leaf.slots < 2) continue;
+    std::vector<uint8_t> swapped = m.pool();
+    uint8_t* xy = swapped.data() + hi_offset(leaf.ptr) + 16;
+    if (xy[0] == xy[2] && xy[1] == xy[3]) continue;  // padding
+    std::swap(xy[0], xy[2]);
+    std::swap(xy[1], xy[3]);
+    CHECK_THROWS_WITH_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, a.rows, a.cols, o, swapped, m.root(), "x"),
+                         doctest::Contains("row-major"), InvalidArgument);
+    swapped_one = true;
+    break;
+  }
+  CHECK(swapped_one);
   // A pointer with a leaf's type bits at an inner level.
   std::vector<uint8_t> bad = m.pool();
   CHECK_THROWS_AS(HiSparseMatrix::from_pool(a.entry, Precision::f64, a.rows, a.cols, o, bad,
@@ -127,6 +144,9 @@ TEST_CASE("hisparse from_pool: a CSR leaf whose row lengths or header disagree w
   std::vector<uint8_t> no_rows = m.pool();
   no_rows[at + 8] = 0;  // R = 0
   refused(no_rows, "CSR leaf with count");
+  std::vector<uint8_t> unsorted = m.pool();
+  std::swap(unsorted[at + 16 + 16], unsorted[at + 16 + 17]);  // row 0's first two columns
+  refused(unsorted, "row-major");
   std::vector<uint8_t> wide = m.pool();
   wide[at + 8] = 17;  // more rows than d
   refused(wide, "CSR leaf with count");
@@ -137,18 +157,16 @@ TEST_CASE("generator: the hisparse addition kernels compile (node widths, precis
       std::filesystem::temp_directory_path() / ("jitsparse-hisparse-add-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelBuilder builder("sm_90", dir);
-  auto compile = [&](const std::string& expression) {
-    INFO(expression);
-    CHECK_NOTHROW(builder.build(single_kernel_source("hisparse_add.cuh", expression)));
-  };
-  for (int d : {16, 32, 64, 128, 256}) {
-    const std::string dims = std::to_string(d) + ", " + std::to_string(d <= 128 ? 4 : 2) + ">";
-    for (const char* t : {"float", "double"}) {
-      compile(std::string("jitsparse::hisparse_add_inner<") + t + ", " + dims);
-      compile(std::string("jitsparse::hisparse_add_leaf<") + t + ", 4, " + dims);
+  auto compile = [&](Precision p, int components, int d) {
+    const HiSparseAddSources s = hisparse_add_sources(p, components, d);
+    for (const GeneratedSource* source : {&s.inner, &s.leaf_small, &s.leaf_big}) {
+      INFO(source->name);
+      CHECK_NOTHROW(builder.build(*source));
     }
-  }
-  for (int c : {1, 2, 8, 9}) compile("jitsparse::hisparse_add_leaf<double, " + std::to_string(c) + ", 64, 4>");
+  };
+  for (int d : {16, 32, 64, 128, 256})
+    for (Precision p : {Precision::f32, Precision::f64}) compile(p, 4, d);
+  for (int c : {1, 2, 3, 8, 9}) compile(Precision::f64, c, 64);  // 3: a batch that does not divide the cells
   std::filesystem::remove_all(dir);
 }
 

@@ -48,6 +48,9 @@ void add_and_check(const HostMatrix& a, Op op_a, const HostMatrix& b, Op op_b, d
   const DeviceHiSparse dc = hisparse_add(ctx, da, op_a, db, op_b, alpha, beta);
   const HiSparseMatrix c = dc.download(ctx.stream());
   check_sum(c, a, op_a, b, op_b, alpha, beta, p);
+  // C's nodes are the ones the host build picks for C's entries (random values: no sum cancels to zero).
+  CHECK_MESSAGE(dc.pool_bytes() == HiSparseMatrix::build(c.to_host(), p, o).pool().size(),
+                "C's node types are not the build's");
 }
 
 }  // namespace
@@ -98,6 +101,22 @@ TEST_CASE("gpu hisparse add: node widths, COO widths, dense leaves, shapes") {
   one.add(0, 0, v);
   add_and_check(one.build(), Op::n, one.build(), Op::t, 1.0, 1.0, Precision::f32, o);
   add_and_check(TripletList(c, 0, 0).build(), Op::n, TripletList(c, 0, 0).build(), Op::n, 1.0, 1.0, Precision::f64, o);
+}
+
+TEST_CASE("gpu hisparse add: leaves of one entry (a scattered pattern): one lane a pair, every COO width") {
+  // About 0.3 entries a 64 x 64 leaf: nearly every pair of leaves holds one entry or none in each tree
+  // (hisparse_add_leaf_small), B shares most of A's cells (a merged entry), a few leaves hold more.
+  for (const char* name : {"complex", "block3"}) {
+    const HostMatrix a = random(entry(name), 20000, 20000, 1.5, 0, 41), b = perturb_pattern(a, 42);
+    for (int x : {1, 2, 4})
+      for (bool csr : {true, false}) {
+        HiSparseOptions o;
+        o.coo_width = x;
+        o.csr_leaves = csr;
+        for (auto [op_a, op_b] : {std::pair{Op::n, Op::n}, {Op::t, Op::t}, {Op::n, Op::t}, {Op::h, Op::n}})
+          add_and_check(a, op_a, b, op_b, 1.5, -0.5, std::string(name) == "complex" ? Precision::f32 : Precision::f64, o);
+      }
+  }
 }
 
 TEST_CASE("gpu hisparse add: CSR leaves in, CSR leaves out, and COO out of CSR in") {
