@@ -183,9 +183,20 @@ int run_bench_add(const std::vector<std::string>& args) {
       std::fflush(stdout);
     }
   }
+  // Issue 9's yardstick: 3x csrgeam2 (op t, h: csr2csc and csrgeam2).
+  std::vector<double> speedups;
+  for (const nlohmann::json& r : rows)
+    if (r["speedup_vs_cusparse"].is_number()) speedups.push_back(r["speedup_vs_cusparse"].get<double>());
+  constexpr double kTarget = 3.0;
+  const SpeedupSummary sum = summarize_speedups(speedups, kTarget);
+  if (sum.cases > 0)
+    std::printf("\nspeedup over cuSPARSE (its time / ours), %d cases: geometric mean %.2fx, %d at %.0fx or more, %d below 1x\n",
+                sum.cases, sum.geomean, sum.at_target, kTarget, sum.below_one);
   nlohmann::json doc = {{"tool", "jitsparse " JITSPARSE_VERSION},
                         {"gpu", ctx.device().name},
                         {"timing", {{"l2", l2_mode}, {"samples", timing.samples}}},
+                        {"summary", {{"cases", sum.cases}, {"geomean_speedup", sum.geomean}, {"target", kTarget},
+                                     {"at_target", sum.at_target}, {"below_1x", sum.below_one}}},
                         {"rows", rows}};
   write_file_atomically(out + "/bench_add.json", doc.dump(1));
   std::printf("\nresults: %s/bench_add.json\n", out.c_str());

@@ -1,5 +1,7 @@
 #pragma once
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "core/host_matrix.hpp"
 #include "core/precision.hpp"
@@ -38,6 +40,30 @@ inline bool unrolling_may_pay(double compulsory_bytes, long long l2_bytes) {
 // GB/s (1e9 bytes per second) for a time in microseconds.
 inline double effective_gbps(double bytes, double microseconds) {
   return microseconds > 0 ? bytes / (microseconds * 1e3) : 0.0;
+}
+
+// Speedups over a baseline (its time over ours) summarised as the issues state their targets: the
+// geometric mean, and how many reach a target ratio or fall below 1 (slower than the baseline). Ratios that
+// are not positive and finite (a failed or untimed case) are not counted.
+struct SpeedupSummary {
+  int cases = 0;
+  double geomean = 0;  // 0 without cases
+  int at_target = 0;
+  int below_one = 0;
+};
+
+inline SpeedupSummary summarize_speedups(const std::vector<double>& speedups, double target) {
+  SpeedupSummary s;
+  double log_sum = 0;
+  for (double x : speedups) {
+    if (!(x > 0) || !std::isfinite(x)) continue;
+    ++s.cases;
+    log_sum += std::log(x);
+    s.at_target += x >= target;
+    s.below_one += x < 1;
+  }
+  s.geomean = s.cases > 0 ? std::exp(log_sum / s.cases) : 0;
+  return s;
 }
 
 }  // namespace jitsparse

@@ -68,3 +68,19 @@ TEST_CASE("yardstick: effective bandwidth from bytes and microseconds") {
   // No time measured: no bandwidth, not a division by zero.
   CHECK(effective_gbps(132, 0.0) == 0.0);
 }
+
+TEST_CASE("yardstick: speedups summarised as the issues state targets (geometric mean, at target, below 1)") {
+  // 4x, 1x and 0.25x: geometric mean 1; one at 3x or more, one below 1 (1x is not below).
+  const SpeedupSummary s = summarize_speedups({4.0, 1.0, 0.25}, 3.0);
+  CHECK(s.cases == 3);
+  CHECK(s.geomean == doctest::Approx(1.0));
+  CHECK(s.at_target == 1);
+  CHECK(s.below_one == 1);
+  // Failed cases (NaN, infinite, zero, negative) are left out; none left: no mean.
+  const SpeedupSummary t = summarize_speedups({2.0, 8.0, std::nan(""), INFINITY, 0.0, -1.0}, 3.0);
+  CHECK(t.cases == 2);
+  CHECK(t.geomean == doctest::Approx(4.0));
+  CHECK(t.at_target == 1);
+  CHECK(summarize_speedups({}, 3.0).geomean == 0.0);
+  CHECK(summarize_speedups({std::nan("")}, 3.0).cases == 0);
+}
