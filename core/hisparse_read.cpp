@@ -136,8 +136,8 @@ class Walker {
       }
   }
 
-  // A leaf's entries are row-major with no cell twice: the GPU's A + B finds an entry by its rank in the
-  // leaf (templates/jitsparse/hisparse_add_leaf.cuh).
+  // A leaf's entries are row-major with no cell twice (core/hisparse.hpp): kernels may find an entry by its
+  // rank among the leaf's cells, so a pool read from elsewhere is held to it.
   static void in_order(uint32_t row0, uint32_t col0, uint32_t row1, uint32_t col1, const char* kind) {
     if (row1 < row0 || (row1 == row0 && col1 <= col0))
       throw InvalidArgument(std::string("hisparse: ") + kind + " leaf entries out of row-major order: (" +
