@@ -4,7 +4,7 @@
 //   hisparse_add_leaf_small: a warp reads 32 items at once, a lane each. A pair of leaves holding one entry
 //     each (or one and nothing) is added by its lane alone: one or two entries out, the node written from
 //     registers, the warp's nodes placed side by side by one allocation. Randomly numbered matrices are
-//     nearly all such pairs (bench-add: 2.9-3.7x faster than a warp a pair), and so is a sum whose B adds
+//     nearly all such pairs (bench-add: 2.8-3.7x faster than a warp a pair), and so is a sum whose B adds
 //     scattered entries to A's pattern. The other items go to the level's list of big items.
 //   hisparse_add_leaf_big: a warp per big item, as the inner levels: marks both leaves' entries in a d x d
 //     bitmap, ranks the union, writes C's coordinates, then op(A)'s scaled entries, then adds op(B)'s.
