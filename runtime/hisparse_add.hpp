@@ -12,7 +12,8 @@
 namespace jitsparse {
 
 // C = alpha op_a(A) + beta op_b(B) on the GPU, HiSparse in and out (issue 9), by the dual traversal of
-// templates/jitsparse/hisparse_add.cuh: one launch per tree level, output nodes taken from a pool.
+// templates/jitsparse/hisparse_add.cuh and hisparse_add_leaf.cuh: a launch per inner tree level, two for the
+// leaves (pairs of one-entry leaves a lane each, then the rest a warp each), output nodes taken from a pool.
 // op is applied on top of each operand's own state (transpose flag, scale); op h stores adjoint entries
 // (core/entry_adjoint.hpp: refused for a type whose adjoint is not an entry of the type). C is stored
 // untransposed with scale 1, with A's node width, COO width and dense-leaf rule.
