@@ -38,7 +38,7 @@ nlohmann::json timing_json(const TimingResult& t) {
 
 // HiSparse: build both trees on the host, upload, one checked addition, then the timed ones.
 nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix& b, Op op, Precision p,
-                            const HiSparseOptions& o, const TimingOptions& timing) {
+                            const HiSparseOptions& o, HiSparseAdd::InnerSchedule inner, const TimingOptions& timing) {
   nlohmann::json r;
   const auto t0 = std::chrono::steady_clock::now();
   const HiSparseMatrix ha = HiSparseMatrix::build(a, p, o), hb = HiSparseMatrix::build(b, p, o);
@@ -48,7 +48,7 @@ nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix&
   r["b_bytes"] = db.pool_bytes();
   DeviceHiSparse c;
   {
-    HiSparseAdd plan(ctx, da, op, db, op);
+    HiSparseAdd plan(ctx, da, op, db, op, inner);
     plan.enqueue(kAlpha, kBeta);
     c = plan.take_result();
   }
@@ -62,7 +62,7 @@ nlohmann::json run_hisparse(Context& ctx, const HostMatrix& a, const HostMatrix&
     r["status"] = "wrong: " + wrong;
     return r;
   }
-  HiSparseAdd plan(ctx, da, op, db, op);
+  HiSparseAdd plan(ctx, da, op, db, op, inner);
   const TimingResult t = time_on_stream(ctx.stream(), [&] { plan.enqueue(kAlpha, kBeta); }, timing);
   r["status"] = "ok";
   r["method"] = "jitsparse hisparse" + std::to_string(o.d) + "c" + std::to_string(o.coo_width) + (o.csr_leaves ? "r" : "") + " add";
@@ -94,6 +94,8 @@ int run_bench_add(const std::vector<std::string>& args) {
       ("d", po::value<int>()->default_value(64), "HiSparse node width: 16, 32, 64, 128 or 256")
       ("coo-width", po::value<int>()->default_value(2), "HiSparse COO leaf width X: 1, 2 or 4")
       ("no-csr-leaves", "HiSparse COO and dense leaves only (by default CSR leaves where they are smaller)")
+      ("inner-items", po::value<std::string>()->default_value("auto"),
+       "inner tree levels: a warp an item, a block an item, or auto (a block where a level's items fit one wave)")
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 21 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back calls; cold: a buffer of twice the L2 is read before every sample, one call per sample")
@@ -110,6 +112,12 @@ int run_bench_add(const std::vector<std::string>& args) {
   o.coo_width = vm["coo-width"].as<int>();
   o.csr_leaves = vm.count("no-csr-leaves") == 0;
   o.validate();
+  const std::string inner_items = vm["inner-items"].as<std::string>();
+  if (inner_items != "auto" && inner_items != "warp" && inner_items != "block")
+    throw InvalidArgument("--inner-items must be auto, warp or block, got '" + inner_items + "'");
+  const HiSparseAdd::InnerSchedule inner = inner_items == "warp"    ? HiSparseAdd::InnerSchedule::warp_per_item
+                                           : inner_items == "block" ? HiSparseAdd::InnerSchedule::block_per_item
+                                                                    : HiSparseAdd::InnerSchedule::by_level_size;
   const std::string l2_mode = vm["l2"].as<std::string>();
   if (l2_mode != "warm" && l2_mode != "cold") throw InvalidArgument("--l2 must be warm or cold, got '" + l2_mode + "'");
   const bool cold = l2_mode == "cold";
@@ -142,9 +150,9 @@ int run_bench_add(const std::vector<std::string>& args) {
       nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
                           {"op", to_string(op)}, {"rows", a.rows}, {"cols", a.cols}, {"nnz_a", a.nnz()}, {"nnz_b", b.nnz()},
                           {"alpha", kAlpha}, {"beta", kBeta}, {"d", o.d}, {"coo_width", o.coo_width},
-                          {"csr_leaves", o.csr_leaves}};
+                          {"csr_leaves", o.csr_leaves}, {"inner_items", inner_items}};
       try {
-        r["hisparse"] = run_hisparse(ctx, a, b, op, p, o, timing);
+        r["hisparse"] = run_hisparse(ctx, a, b, op, p, o, inner, timing);
       } catch (const Error& e) {
         r["hisparse"] = {{"status", std::string("error: ") + e.what()}};
       }

@@ -19,6 +19,9 @@ namespace {
 // pairs of one-entry leaves takes 32 items a warp and no shared memory.
 int warps_for(int d) { return d <= 128 ? 4 : 2; }
 constexpr int kSmallLeafWarps = 4;
+// Warps of a block that takes one inner item (one bitmap a block): 512 threads load a d = 64 node's 4,096
+// children in one round of kHiAddChildBatch each.
+constexpr int kBlockItemWarps = 16;
 
 // The entry map of op h as scalars of the precision; empty for n and t or an identity map.
 std::vector<double> entry_map(const EntryType& e, Op op) {
@@ -74,8 +77,15 @@ void launch_levels(const HiAddParams<T>& base, const HiSparseAdd::Kernels& k, in
       p.next_slot = items + offset[l - 1] + 2 * next;
       p.next_count = counts + l - 1;
       p.next_capacity = static_cast<unsigned>(next);
-      launch(k.inner, grid_for(cap, k.inner_block / 32, k.max_grid_inner), k.inner_block, &p,
-             "level " + std::to_string(l), stream);
+      const bool block_items = k.schedule == HiSparseAdd::InnerSchedule::block_per_item ||
+                               (k.schedule == HiSparseAdd::InnerSchedule::by_level_size &&
+                                cap <= static_cast<uint64_t>(k.max_grid_inner_wide));
+      if (block_items)
+        launch(k.inner_block_items, grid_for(cap, 1, k.max_grid_inner_wide), k.inner_wide_block, &p,
+               "level " + std::to_string(l) + ", a block an item", stream);
+      else
+        launch(k.inner, grid_for(cap, k.inner_block / 32, k.max_grid_inner), k.inner_block, &p,
+               "level " + std::to_string(l), stream);
     } else {
       launch(k.leaf_small, grid_for(cap, 32 * kSmallLeafWarps, k.max_grid_small), 32 * kSmallLeafWarps, &p,
              "leaf level, one-entry pairs", stream);
@@ -92,12 +102,16 @@ HiSparseAddSources hisparse_add_sources(Precision p, int components, int d) {
     return single_kernel_source("hisparse_add_leaf.cuh", std::string("jitsparse::") + kernel + "<" + t + ", " + c + ", " + dd +
                                                              ", " + std::to_string(warps) + ">");
   };
-  return {single_kernel_source("hisparse_add.cuh",
-                               "jitsparse::hisparse_add_inner<" + t + ", " + dd + ", " + std::to_string(warps_for(d)) + ">"),
-          leaf("hisparse_add_leaf_small", kSmallLeafWarps), leaf("hisparse_add_leaf_big", warps_for(d))};
+  auto inner = [&](int warps, bool block_items) {
+    return single_kernel_source("hisparse_add.cuh", "jitsparse::hisparse_add_inner<" + t + ", " + dd + ", " +
+                                                        std::to_string(warps) + (block_items ? ", true>" : ", false>"));
+  };
+  return {inner(warps_for(d), false), inner(kBlockItemWarps, true), leaf("hisparse_add_leaf_small", kSmallLeafWarps),
+          leaf("hisparse_add_leaf_big", warps_for(d))};
 }
 
-HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b)
+HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b,
+                         InnerSchedule schedule)
     : ctx_(&ctx), a_(&a), b_(&b), trans_a_(a.transposed() != is_transposed(op_a)),
       trans_b_(b.transposed() != is_transposed(op_b)) {
   const std::string who = "hisparse add: ";
@@ -120,6 +134,8 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   const int d = a.options().d;
   const HiSparseAddSources sources = hisparse_add_sources(a.precision(), a.entry().num_components(), d);
   kernels_.inner = ctx.kernel(sources.inner);
+  kernels_.inner_block_items = ctx.kernel(sources.inner_block_items);
+  kernels_.schedule = schedule;
   kernels_.leaf_small = ctx.kernel(sources.leaf_small);
   kernels_.leaf_big = ctx.kernel(sources.leaf_big);
 
@@ -135,12 +151,26 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   // but a warp's last chunk of each kernel may be nearly empty. Chunks of about a quarter of a warp's
   // share keep that slack near the bound's size.
   const int threads_per_sm = ctx.device().max_threads_per_sm, sms = ctx.device().sm_count;
-  auto grid_of = [&](int block) { return std::max(1, sms * std::max(1, threads_per_sm / block)); };
+  // One wave: as many blocks as are resident at once. The grid-stride loops give every warp an equal share
+  // of the items, so blocks beyond the resident ones (a grid of threads_per_sm / block a SM, where registers
+  // allow 9 of 16) ran as a second wave behind the first, and more resident warps gained nothing.
+  auto grid_of = [&](cudaKernel_t k, int block) {
+    int resident = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, reinterpret_cast<const void*>(k), block, 0) != cudaSuccess ||
+        resident < 1) {
+      (void)cudaGetLastError();  // not sticky: cleared, and the old bound kept
+      resident = std::max(1, threads_per_sm / block);
+    }
+    return std::max(1, sms * resident);
+  };
   kernels_.inner_block = kernels_.big_block = 32 * warps_for(d);
-  kernels_.max_grid_inner = grid_of(kernels_.inner_block);
-  kernels_.max_grid_big = grid_of(kernels_.big_block);
-  kernels_.max_grid_small = grid_of(32 * kSmallLeafWarps);
-  const uint64_t inner_allocators = static_cast<uint64_t>(kernels_.max_grid_inner) * warps_for(d);
+  kernels_.max_grid_inner = grid_of(kernels_.inner, kernels_.inner_block);
+  kernels_.inner_wide_block = 32 * kBlockItemWarps;
+  kernels_.max_grid_inner_wide = grid_of(kernels_.inner_block_items, kernels_.inner_wide_block);
+  kernels_.max_grid_big = grid_of(kernels_.leaf_big, kernels_.big_block);
+  kernels_.max_grid_small = grid_of(kernels_.leaf_small, 32 * kSmallLeafWarps);
+  const uint64_t inner_allocators = std::max<uint64_t>(static_cast<uint64_t>(kernels_.max_grid_inner) * warps_for(d),
+                                                      static_cast<uint64_t>(kernels_.max_grid_inner_wide));
   const uint64_t leaf_allocators = static_cast<uint64_t>(kernels_.max_grid_small) * kSmallLeafWarps +
                                    static_cast<uint64_t>(kernels_.max_grid_big) * warps_for(d);
   chunk_ = std::clamp<uint64_t>(bound / (4ull * std::max(inner_allocators, leaf_allocators)) / 16 * 16, 256, 16384);

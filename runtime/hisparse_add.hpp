@@ -18,27 +18,33 @@ namespace jitsparse {
 // (core/entry_adjoint.hpp: refused for a type whose adjoint is not an entry of the type). C is stored
 // untransposed with scale 1, with A's node width, COO width and dense-leaf rule.
 //
-// A plan: the constructor checks the operands, compiles its two kernels (NVRTC, cubin cache) and
+// A plan: the constructor checks the operands, compiles its kernels (NVRTC, cubin cache) and
 // allocates C's pool and the work lists for the worst case (every node of both trees distinct), so
 // enqueue() only launches and can be timed; take_result() waits and hands over C.
 // The NVRTC sources of the addition's kernels for one precision, entry size (scalars) and node width: an
 // inner level's, and the leaf level's two (pairs of one-entry leaves; the rest).
 struct HiSparseAddSources {
-  GeneratedSource inner, leaf_small, leaf_big;
+  GeneratedSource inner, inner_block_items, leaf_small, leaf_big;
 };
 HiSparseAddSources hisparse_add_sources(Precision p, int components, int d);
 
 class HiSparseAdd {
  public:
+  // How an inner level's items are shared out: a warp an item, or a block an item where a level's items
+  // (at most the nodes of both trees there) fit one wave of such blocks. Tests force either.
+  enum class InnerSchedule { by_level_size, warp_per_item, block_per_item };
   struct Kernels {
-    cudaKernel_t inner = nullptr, leaf_small = nullptr, leaf_big = nullptr;
-    int inner_block = 128, big_block = 128;                 // threads
-    int max_grid_inner = 1, max_grid_big = 1, max_grid_small = 1;  // blocks: a full GPU's resident threads
+    cudaKernel_t inner = nullptr, inner_block_items = nullptr, leaf_small = nullptr, leaf_big = nullptr;
+    int inner_block = 128, inner_wide_block = 512, big_block = 128;  // threads
+    // blocks: a full GPU's resident threads (one wave)
+    int max_grid_inner = 1, max_grid_inner_wide = 1, max_grid_big = 1, max_grid_small = 1;
+    InnerSchedule schedule = InnerSchedule::by_level_size;
   };
 
   // The plan keeps pointers to a and b: they must outlive it. Throws InvalidArgument when the entry types, precisions, node widths or the sizes of op_a(A) and
   // op_b(B) differ, or op h is asked of a type without an entry adjoint.
-  HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b);
+  HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const DeviceHiSparse& b, Op op_b,
+              InnerSchedule schedule = InnerSchedule::by_level_size);
 
   // The launches on ctx.stream() (no host synchronisation). Reuses C's pool: run again after
   // take_result() only with a fresh plan.

@@ -33,46 +33,55 @@ __device__ __forceinline__ bool hi_add_zero_bits(T v) {
     return __float_as_uint(v) == 0;
 }
 
-// One warp's d x d bitmap of occupied cells with row-major ranks: 16-bit exclusive prefixes of its words
-// (at most 65,536 cells, so every prefix fits). A work item belongs to one warp, so its steps need only
-// __syncwarp, and several items are in flight per block.
-template <int D>
+// A group's d x d bitmap of occupied cells with row-major ranks: 16-bit exclusive prefixes of its words
+// (at most 65,536 cells, so every prefix fits). The group takes one work item: a warp (THREADS 32; its steps
+// need only __syncwarp, and several items are in flight per block) or a whole block (few items of many
+// children each). tid: the thread's number in the group.
+template <int D, int THREADS = 32>
 struct HiAddBitmap {
   static constexpr int W = D * D / 32;       // words
-  static constexpr int PER = (W + 31) / 32;  // words per lane, contiguous
+  static constexpr int PER = (W + 31) / 32;  // words per lane of the scan, contiguous
   unsigned* bits;
   unsigned short* prefix;
-  int lane;
+  int tid;
 
+  __device__ __forceinline__ static void sync() {
+    if constexpr (THREADS == 32)
+      __syncwarp();
+    else
+      __syncthreads();
+  }
   __device__ __forceinline__ void clear() const {
-    for (int i = lane; i < W; i += 32) bits[i] = 0;
+    for (int i = tid; i < W; i += THREADS) bits[i] = 0;
   }
   __device__ __forceinline__ void mark(int cell) const { atomicOr(bits + (cell >> 5), 1u << (cell & 31)); }
   __device__ __forceinline__ unsigned rank(int cell) const {
     return prefix[cell >> 5] + __popc(bits[cell >> 5] & ((1u << (cell & 31)) - 1u));
   }
-  // After the marks (and __syncwarp): fills the prefixes, returns the number of cells. Ends with __syncwarp.
+  // After the marks (and sync()): fills the prefixes (one warp), returns the number of cells. Ends with sync().
   __device__ __forceinline__ unsigned scan() const {
-    const int first = lane * PER;
-    unsigned mine = 0;
+    if (tid < 32) {
+      const int lane = tid, first = lane * PER;
+      unsigned mine = 0;
 #pragma unroll
-    for (int i = 0; i < PER; ++i)
-      if (first + i < W) mine += __popc(bits[first + i]);
-    unsigned incl = mine;
+      for (int i = 0; i < PER; ++i)
+        if (first + i < W) mine += __popc(bits[first + i]);
+      unsigned incl = mine;
 #pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const unsigned v = __shfl_up_sync(0xffffffffu, incl, off);
-      if (lane >= off) incl += v;
-    }
-    unsigned run = incl - mine;
-#pragma unroll
-    for (int i = 0; i < PER; ++i)
-      if (first + i < W) {
-        prefix[first + i] = static_cast<unsigned short>(run);
-        run += __popc(bits[first + i]);
+      for (int off = 1; off < 32; off <<= 1) {
+        const unsigned v = __shfl_up_sync(0xffffffffu, incl, off);
+        if (lane >= off) incl += v;
       }
-    __syncwarp();
-    return __shfl_sync(0xffffffffu, incl, 31);
+      unsigned run = incl - mine;
+#pragma unroll
+      for (int i = 0; i < PER; ++i)
+        if (first + i < W) {
+          prefix[first + i] = static_cast<unsigned short>(run);
+          run += __popc(bits[first + i]);
+        }
+    }
+    sync();
+    return prefix[W - 1] + __popc(bits[W - 1]);
   }
   // Occupied cells of row r (its D bits: D / 32 words, or part of a word where D = 16).
   __device__ __forceinline__ unsigned row_length(int r) const {
@@ -84,12 +93,14 @@ struct HiAddBitmap {
       return n;
     }
   }
-  // f(cell, rank) for every occupied cell, each by one lane.
+  // f(cell, rank) for every occupied cell, each by one thread, a thread walking PER contiguous words of
+  // its own (warp groups only): the fewest steps where words hold few cells (a leaf's rows).
   template <class F>
   __device__ __forceinline__ void for_each(F f) const {
+    static_assert(THREADS == 32, "a warp's walk");
 #pragma unroll
     for (int i = 0; i < PER; ++i) {
-      const int w = lane * PER + i;
+      const int w = tid * PER + i;
       if (w >= W) break;
       unsigned word = bits[w];
       unsigned r = prefix[w];
@@ -100,27 +111,71 @@ struct HiAddBitmap {
       }
     }
   }
+  // The same, a warp taking 32 words at a time and walking the occupied ones together, lane l taking bit
+  // l: neighbouring lanes get neighbouring ranks, so what f stores at its rank is coalesced (for_each made
+  // each store of an inner level's lists touch 32 lines: 3x slower on laplacian_large's inner levels,
+  // thirty-sixth session), but a word is a step, which costs a leaf of a few cells a word 1.5x.
+  template <class F>
+  __device__ __forceinline__ void for_each_by_word(F f) const {
+    const int lane = tid % 32;
+    for (int w0 = tid / 32 * 32; w0 < W; w0 += THREADS) {
+      const unsigned mine = w0 + lane < W ? bits[w0 + lane] : 0u;
+      unsigned occupied = __ballot_sync(0xffffffffu, mine != 0);
+      while (occupied) {
+        const int j = __ffs(occupied) - 1;
+        occupied &= occupied - 1;
+        const unsigned word = __shfl_sync(0xffffffffu, mine, j);
+        if ((word >> lane) & 1u) f((w0 + j) * 32 + lane, prefix[w0 + j] + __popc(word & ((1u << lane) - 1u)));
+      }
+    }
+  }
 };
 
-// f(cell, child pointer) for every child of an inner node, cells in the orientation read.
-template <int D, class F>
-__device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsigned long long ptr, int trans, int lane,
+// f(cell, child pointer) for every child of an inner node, cells in the orientation read, by the THREADS
+// threads of a group (tid: this one's number). A thread loads kHiAddChildBatch children before it calls f
+// for any: a small matrix's few inner nodes hold thousands of children each (helmholtz_tiny: four of about
+// 3,000), and one load a step made each a chain of ~100 loads for a warp.
+constexpr int kHiAddChildBatch = 8;
+template <int D, int THREADS, class F>
+__device__ __forceinline__ void hi_add_children(const unsigned char* pool, unsigned long long ptr, int trans, int tid,
                                                 F f) {
   if (ptr == 0) return;
   const unsigned char* node = pool + (ptr & ~15ull);
+  constexpr int K = kHiAddChildBatch;
   if ((ptr & 15) == kHiAddDenseInner) {
     const unsigned long long* c = reinterpret_cast<const unsigned long long*>(node);
-    for (int k = lane; k < D * D; k += 32) {
-      const unsigned long long p = c[k];
-      if (p != 0) f(trans ? (k % D) * D + k / D : k, p);
+    for (int base = 0; base < D * D; base += THREADS * K) {
+      unsigned long long p[K];
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        const int k = base + j * THREADS + tid;
+        p[j] = k < D * D ? c[k] : 0ull;
+      }
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        const int k = base + j * THREADS + tid;
+        if (p[j] != 0) f(trans ? (k % D) * D + k / D : k, p[j]);
+      }
     }
   } else {
     const unsigned n = *reinterpret_cast<const unsigned*>(node);
-    const unsigned char* xy = node + 16;
+    const unsigned short* xy = reinterpret_cast<const unsigned short*>(node + 16);  // row, then col
     const unsigned long long* c = reinterpret_cast<const unsigned long long*>(node + 16 + hi_add_round16(2ull * n));
-    for (unsigned k = lane; k < n; k += 32) {
-      const int r = xy[2 * k], col = xy[2 * k + 1];
-      f(trans ? col * D + r : r * D + col, c[k]);
+    for (unsigned base = 0; base < n; base += THREADS * K) {
+      unsigned short rc[K];
+      unsigned long long p[K];
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        const unsigned k = base + j * THREADS + tid;
+        rc[j] = k < n ? xy[k] : 0;
+        p[j] = k < n ? c[k] : 0ull;
+      }
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        if (base + j * THREADS + tid >= n) continue;
+        const int r = rc[j] & 0xff, col = rc[j] >> 8;
+        f(trans ? col * D + r : r * D + col, p[j]);
+      }
     }
   }
 }
@@ -172,31 +227,38 @@ __device__ __forceinline__ void hi_add_link(const HiAddParams<T>& p, unsigned lo
     *reinterpret_cast<unsigned long long*>(p.out + slot) = ptr;
 }
 
-// One inner level: items are pairs of inner nodes (or one and nothing), one per warp at a time.
-template <class T, int D, int WARPS>
-__global__ void __launch_bounds__(32 * WARPS) hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
+// One inner level: items are pairs of inner nodes (or one and nothing). BLOCK_ITEMS false: one warp an
+// item at a time (several per block); true: the whole block an item, for a level of few items (the host
+// picks it where they fit one wave): a small matrix's few inner nodes hold thousands of children each,
+// which a warp walks 32 at a time. Block items: bound to two blocks an SM (64 registers, no spills at
+// 512 threads, nvcc -Xptxas -v, sm_90; unbounded it takes 122, one block an SM).
+template <class T, int D, int WARPS, bool BLOCK_ITEMS>
+__global__ void __launch_bounds__(32 * WARPS, BLOCK_ITEMS ? 2 : 0) hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
   constexpr int W = D * D / 32;
-  __shared__ unsigned bits_all[WARPS][W];
-  __shared__ unsigned short prefix_all[WARPS][W];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const HiAddBitmap<D> map{bits_all[warp], prefix_all[warp], lane};
+  constexpr int GROUPS = BLOCK_ITEMS ? 1 : WARPS;     // items in flight in a block
+  constexpr int THREADS = BLOCK_ITEMS ? 32 * WARPS : 32;  // threads an item
+  __shared__ unsigned bits_all[GROUPS][W];
+  __shared__ unsigned short prefix_all[GROUPS][W];
+  __shared__ unsigned long long first_thread[GROUPS][2];  // block items: thread 0's node and list offset
+  const int group = threadIdx.x / THREADS, tid = threadIdx.x % THREADS;
+  const HiAddBitmap<D, THREADS> map{bits_all[group], prefix_all[group], tid};
   // After an overflow the lists of this level may hold unwritten items: stop (the host reports it).
   if (p.state[kHiAddOverflow] != 0) return;
   const unsigned items = min(*p.in_count, p.in_capacity);
-  HiAddAllocator<T> alloc;  // used by lane 0 only
-  for (unsigned item = blockIdx.x * WARPS + warp; item < items; item += gridDim.x * WARPS) {
+  HiAddAllocator<T> alloc;  // used by thread 0 of the group only
+  for (unsigned item = blockIdx.x * GROUPS + group; item < items; item += gridDim.x * GROUPS) {
     const unsigned long long pa = p.in_a[item], pb = p.in_b[item];
     map.clear();
-    __syncwarp();
-    hi_add_children<D>(p.pool_a, pa, p.trans_a, lane, [&](int cell, unsigned long long) { map.mark(cell); });
-    hi_add_children<D>(p.pool_b, pb, p.trans_b, lane, [&](int cell, unsigned long long) { map.mark(cell); });
-    __syncwarp();
+    map.sync();
+    hi_add_children<D, THREADS>(p.pool_a, pa, p.trans_a, tid, [&](int cell, unsigned long long) { map.mark(cell); });
+    hi_add_children<D, THREADS>(p.pool_b, pb, p.trans_b, tid, [&](int cell, unsigned long long) { map.mark(cell); });
+    map.sync();
     const unsigned n = map.scan();
     const unsigned long long sparse_bytes = 16 + hi_add_round16(2ull * n) + hi_add_round16(8ull * n);
     const unsigned long long dense_bytes = 8ull * D * D;
     const bool dense = dense_bytes < sparse_bytes;
     unsigned long long at = 0, base = 0;
-    if (lane == 0) {
+    if (tid == 0) {
       at = alloc.take(p, dense ? dense_bytes : sparse_bytes);
       base = at == ~0ull ? 0ull : atomicAdd(p.next_count, n);
       if (base + n > p.next_capacity) atomicExch(p.state + kHiAddOverflow, 1ull);
@@ -205,34 +267,42 @@ __global__ void __launch_bounds__(32 * WARPS) hisparse_add_inner(const __grid_co
       else
         at = ~0ull;
     }
-    at = __shfl_sync(0xffffffffu, at, 0);
-    base = __shfl_sync(0xffffffffu, base, 0);
+    if constexpr (BLOCK_ITEMS) {
+      if (tid == 0) {
+        first_thread[group][0] = at;
+        first_thread[group][1] = base;
+      }
+      __syncthreads();
+      at = first_thread[group][0];
+      base = first_thread[group][1];
+    } else {
+      at = __shfl_sync(0xffffffffu, at, 0);
+      base = __shfl_sync(0xffffffffu, base, 0);
+    }
     if (at == ~0ull) continue;  // uniform: the host reports the overflow
     unsigned char* node = p.out + at;
     const unsigned long long pointers = dense ? at : at + 16 + hi_add_round16(2ull * n);
     if (dense) {
-      for (int k = lane; k < D * D; k += 32) reinterpret_cast<unsigned long long*>(node)[k] = 0;
+      for (int k = tid; k < D * D; k += THREADS) reinterpret_cast<unsigned long long*>(node)[k] = 0;
     } else {
-      if (lane < 4) reinterpret_cast<unsigned*>(node)[lane] = lane == 0 ? n : 0u;
-      for (unsigned k = 2 * n + lane; k < hi_add_round16(2ull * n); k += 32) node[16 + k] = 0;
-      if ((n & 1) && lane == 0)  // the pointer array is padded to 16 bytes
+      if (tid < 4) reinterpret_cast<unsigned*>(node)[tid] = tid == 0 ? n : 0u;
+      for (unsigned k = 2 * n + tid; k < hi_add_round16(2ull * n); k += THREADS) node[16 + k] = 0;
+      if ((n & 1) && tid == 0)  // the pointer array is padded to 16 bytes
         *reinterpret_cast<unsigned long long*>(p.out + pointers + 8ull * n) = 0;
     }
-    map.for_each([&](int cell, unsigned r) {
-      if (!dense) {
-        node[16 + 2 * r] = static_cast<unsigned char>(cell / D);
-        node[16 + 2 * r + 1] = static_cast<unsigned char>(cell % D);
-      }
+    map.for_each_by_word([&](int cell, unsigned r) {
+      if (!dense)  // row, then column
+        *reinterpret_cast<unsigned short*>(node + 16 + 2 * r) = static_cast<unsigned short>(cell / D | cell % D << 8);
       p.next_a[base + r] = 0;
       p.next_b[base + r] = 0;
       p.next_slot[base + r] = pointers + 8ull * (dense ? cell : r);
     });
-    __syncwarp();
-    hi_add_children<D>(p.pool_a, pa, p.trans_a, lane, [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
-    hi_add_children<D>(p.pool_b, pb, p.trans_b, lane, [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
-    __syncwarp();
+    map.sync();  // the lists' zeros before the children's pointers
+    hi_add_children<D, THREADS>(p.pool_a, pa, p.trans_a, tid, [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
+    hi_add_children<D, THREADS>(p.pool_b, pb, p.trans_b, tid, [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
+    map.sync();  // the bitmap is cleared for the next item
   }
-  if (lane == 0) alloc.finish(p);
+  if (tid == 0) alloc.finish(p);
 }
 
 }  // namespace jitsparse

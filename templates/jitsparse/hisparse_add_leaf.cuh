@@ -256,10 +256,25 @@ __device__ __forceinline__ void hi_add_store(T* out, const T* in, const T* m, T 
   }
 }
 
+// Resident warps an SM the big kernel is compiled for, for entries of at most 8 bytes (0: the compiler's
+// choice, 56 registers at d 64, 36 warps). Its items are chains of dependent loads, so resident warps set
+// its speed: 48 (40 registers, nvcc -Xptxas -v, sm_90: no spills for real entries, 12 bytes for complex f32)
+// made the real and complex f32 sums 1.04-1.09x faster on the H100 (thirty-sixth session, one-wave grids);
+// wider entries keep the compiler's choice (block3 f64: 80 registers), and so do the other d (d 128 spills
+// 52 bytes at 40 registers; d 256's bitmaps, 12 KB a warp, leave room for 18 warps an SM). Set by JITSPARSE_NVRTC_FLAGS=
+// -DJITSPARSE_ADD_BIG_WARPS_PER_SM=N for experiments.
+#ifndef JITSPARSE_ADD_BIG_WARPS_PER_SM
+#define JITSPARSE_ADD_BIG_WARPS_PER_SM 48
+#endif
+template <class T, int C, int D, int WARPS>
+__host__ __device__ constexpr int hi_add_big_min_blocks() {
+  return C * sizeof(T) <= 8 && D == 64 ? JITSPARSE_ADD_BIG_WARPS_PER_SM / WARPS : 0;
+}
+
 // The leaf level's big items (hisparse_add_leaf_small's list): pairs of leaves (or one and nothing), one per
 // warp at a time.
 template <class T, int C, int D, int WARPS>
-__global__ void __launch_bounds__(32 * WARPS) hisparse_add_leaf_big(const __grid_constant__ HiAddParams<T> p) {
+__global__ void __launch_bounds__(32 * WARPS, (hi_add_big_min_blocks<T, C, D, WARPS>())) hisparse_add_leaf_big(const __grid_constant__ HiAddParams<T> p) {
   constexpr int W = D * D / 32;
   __shared__ unsigned bits_all[WARPS][W];
   __shared__ unsigned short prefix_all[WARPS][W];
@@ -339,15 +354,12 @@ __global__ void __launch_bounds__(32 * WARPS) hisparse_add_leaf_big(const __grid
           static_cast<unsigned>(hi_add_round16(static_cast<unsigned long long>(padded) * C * sizeof(T)) / sizeof(T));
       for (unsigned k = lane; k < entry_words; k += 32) entries[k] = T(0);
       for (unsigned k = 2 * padded + lane; k < coord_bytes; k += 32) node[16 + k] = 0;
+      unsigned short* pairs = reinterpret_cast<unsigned short*>(node + 16);  // row, then column
       map.for_each([&](int cell, unsigned r) {
-        const unsigned char row = static_cast<unsigned char>(cell / D), col = static_cast<unsigned char>(cell % D);
-        node[16 + 2 * r] = row;
-        node[16 + 2 * r + 1] = col;
+        const unsigned short pair = static_cast<unsigned short>(cell / D | cell % D << 8);
+        pairs[r] = pair;
         if (r == n - 1)  // padding repeats the last entry's coordinates (core/hisparse.hpp)
-          for (unsigned q = n; q < padded; ++q) {
-            node[16 + 2 * q] = row;
-            node[16 + 2 * q + 1] = col;
-          }
+          for (unsigned q = n; q < padded; ++q) pairs[q] = pair;
       });
     }
     __syncwarp();

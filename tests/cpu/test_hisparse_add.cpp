@@ -159,7 +159,7 @@ TEST_CASE("generator: the hisparse addition kernels compile (node widths, precis
   KernelBuilder builder("sm_90", dir);
   auto compile = [&](Precision p, int components, int d) {
     const HiSparseAddSources s = hisparse_add_sources(p, components, d);
-    for (const GeneratedSource* source : {&s.inner, &s.leaf_small, &s.leaf_big}) {
+    for (const GeneratedSource* source : {&s.inner, &s.inner_block_items, &s.leaf_small, &s.leaf_big}) {
       INFO(source->name);
       CHECK_NOTHROW(builder.build(*source));
     }

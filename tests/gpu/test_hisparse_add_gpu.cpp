@@ -45,12 +45,18 @@ void add_and_check(const HostMatrix& a, Op op_a, const HostMatrix& b, Op op_b, d
        " ", a.rows, "x", a.cols, " alpha ", alpha, " beta ", beta);
   const DeviceHiSparse da(HiSparseMatrix::build(a, p, o), ctx.stream());
   const DeviceHiSparse db(HiSparseMatrix::build(b, p, o), ctx.stream());
-  const DeviceHiSparse dc = hisparse_add(ctx, da, op_a, db, op_b, alpha, beta);
-  const HiSparseMatrix c = dc.download(ctx.stream());
-  check_sum(c, a, op_a, b, op_b, alpha, beta, p);
-  // C's nodes are the ones the host build picks for C's entries (random values: no sum cancels to zero).
-  CHECK_MESSAGE(dc.pool_bytes() == HiSparseMatrix::build(c.to_host(), p, o).pool().size(),
-                "C's node types are not the build's");
+  // Both ways of sharing out an inner level's items (by_level_size picks one of them a level).
+  for (auto schedule : {HiSparseAdd::InnerSchedule::warp_per_item, HiSparseAdd::InnerSchedule::block_per_item}) {
+    INFO("inner items a ", schedule == HiSparseAdd::InnerSchedule::warp_per_item ? "warp" : "block");
+    HiSparseAdd plan(ctx, da, op_a, db, op_b, schedule);
+    plan.enqueue(alpha, beta);
+    const DeviceHiSparse dc = plan.take_result();
+    const HiSparseMatrix c = dc.download(ctx.stream());
+    check_sum(c, a, op_a, b, op_b, alpha, beta, p);
+    // C's nodes are the ones the host build picks for C's entries (random values: no sum cancels to zero).
+    CHECK_MESSAGE(dc.pool_bytes() == HiSparseMatrix::build(c.to_host(), p, o).pool().size(),
+                  "C's node types are not the build's");
+  }
 }
 
 }  // namespace
@@ -175,14 +181,17 @@ TEST_CASE("gpu hisparse add: a large tree (many nodes per level), and a plan run
   o.d = 16;  // four levels
   const DeviceHiSparse da(HiSparseMatrix::build(a, Precision::f64, o), ctx.stream());
   const DeviceHiSparse db(HiSparseMatrix::build(b, Precision::f64, o), ctx.stream());
-  HiSparseAdd plan(ctx, da, Op::n, db, Op::t);
-  plan.enqueue(1.0, 1.0);
-  plan.enqueue(2.0, -1.0);  // the second run overwrites the first
-  const DeviceHiSparse c = plan.take_result();
-  CHECK(c.pool_bytes() <= c.span_bytes());
-  CHECK(c.span_bytes() <= plan.capacity_bytes());
-  check_sum(c.download(ctx.stream()), a, Op::n, b, Op::t, 2.0, -1.0, Precision::f64);
-  CHECK_THROWS_AS(plan.take_result(), InvalidArgument);
+  for (auto schedule : {HiSparseAdd::InnerSchedule::by_level_size, HiSparseAdd::InnerSchedule::warp_per_item,
+                        HiSparseAdd::InnerSchedule::block_per_item}) {
+    HiSparseAdd plan(ctx, da, Op::n, db, Op::t, schedule);
+    plan.enqueue(1.0, 1.0);
+    plan.enqueue(2.0, -1.0);  // the second run overwrites the first
+    const DeviceHiSparse c = plan.take_result();
+    CHECK(c.pool_bytes() <= c.span_bytes());
+    CHECK(c.span_bytes() <= plan.capacity_bytes());
+    check_sum(c.download(ctx.stream()), a, Op::n, b, Op::t, 2.0, -1.0, Precision::f64);
+    CHECK_THROWS_AS(plan.take_result(), InvalidArgument);
+  }
 }
 
 TEST_CASE("gpu hisparse add: operands that do not match are refused before any work") {
