@@ -233,7 +233,8 @@ __device__ __forceinline__ void hi_add_link(const HiAddParams<T>& p, unsigned lo
 // which a warp walks 32 at a time. Block items: bound to two blocks an SM (64 registers, no spills at
 // 512 threads, nvcc -Xptxas -v, sm_90; unbounded it takes 122, one block an SM).
 template <class T, int D, int WARPS, bool BLOCK_ITEMS>
-__global__ void __launch_bounds__(32 * WARPS, BLOCK_ITEMS ? 2 : 0) hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
+__global__ void __launch_bounds__(32 * WARPS, BLOCK_ITEMS ? 2 : 0)
+    hisparse_add_inner(const __grid_constant__ HiAddParams<T> p) {
   constexpr int W = D * D / 32;
   constexpr int GROUPS = BLOCK_ITEMS ? 1 : WARPS;     // items in flight in a block
   constexpr int THREADS = BLOCK_ITEMS ? 32 * WARPS : 32;  // threads an item
@@ -298,8 +299,10 @@ __global__ void __launch_bounds__(32 * WARPS, BLOCK_ITEMS ? 2 : 0) hisparse_add_
       p.next_slot[base + r] = pointers + 8ull * (dense ? cell : r);
     });
     map.sync();  // the lists' zeros before the children's pointers
-    hi_add_children<D, THREADS>(p.pool_a, pa, p.trans_a, tid, [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
-    hi_add_children<D, THREADS>(p.pool_b, pb, p.trans_b, tid, [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
+    hi_add_children<D, THREADS>(p.pool_a, pa, p.trans_a, tid,
+                                [&](int cell, unsigned long long c) { p.next_a[base + map.rank(cell)] = c; });
+    hi_add_children<D, THREADS>(p.pool_b, pb, p.trans_b, tid,
+                                [&](int cell, unsigned long long c) { p.next_b[base + map.rank(cell)] = c; });
     map.sync();  // the bitmap is cleared for the next item
   }
   if (tid == 0) alloc.finish(p);

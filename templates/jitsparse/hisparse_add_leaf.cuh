@@ -256,13 +256,13 @@ __device__ __forceinline__ void hi_add_store(T* out, const T* in, const T* m, T 
   }
 }
 
-// Resident warps an SM the big kernel is compiled for, for entries of at most 8 bytes (0: the compiler's
-// choice, 56 registers at d 64, 36 warps). Its items are chains of dependent loads, so resident warps set
-// its speed: 48 (40 registers, nvcc -Xptxas -v, sm_90: no spills for real entries, 12 bytes for complex f32)
-// made the real and complex f32 sums 1.04-1.09x faster on the H100 (thirty-sixth session, one-wave grids);
-// wider entries keep the compiler's choice (block3 f64: 80 registers), and so do the other d (d 128 spills
-// 52 bytes at 40 registers; d 256's bitmaps, 12 KB a warp, leave room for 18 warps an SM). Set by JITSPARSE_NVRTC_FLAGS=
-// -DJITSPARSE_ADD_BIG_WARPS_PER_SM=N for experiments.
+// Resident warps an SM the big kernel is compiled for, for entries of at most 8 bytes at d 64 (0: the
+// compiler's choice, 56 registers, 36 warps). Its items are chains of dependent loads, so resident warps
+// set its speed: 48 (40 registers, nvcc -Xptxas -v, sm_90: no spills for real entries, 12 bytes for
+// complex f32) made the real and complex f32 sums 1.02-1.09x faster on the H100 (thirty-sixth session,
+// one-wave grids). Wider entries keep the compiler's choice (block3 f64: 80 registers), and so do the
+// other d (d 128 spills 52 bytes at 40 registers; d 256's bitmaps, 12 KB a warp, leave room for 18 warps
+// an SM). JITSPARSE_NVRTC_FLAGS=-DJITSPARSE_ADD_BIG_WARPS_PER_SM=N sets it for experiments.
 #ifndef JITSPARSE_ADD_BIG_WARPS_PER_SM
 #define JITSPARSE_ADD_BIG_WARPS_PER_SM 48
 #endif
@@ -274,7 +274,8 @@ __host__ __device__ constexpr int hi_add_big_min_blocks() {
 // The leaf level's big items (hisparse_add_leaf_small's list): pairs of leaves (or one and nothing), one per
 // warp at a time.
 template <class T, int C, int D, int WARPS>
-__global__ void __launch_bounds__(32 * WARPS, (hi_add_big_min_blocks<T, C, D, WARPS>())) hisparse_add_leaf_big(const __grid_constant__ HiAddParams<T> p) {
+__global__ void __launch_bounds__(32 * WARPS, (hi_add_big_min_blocks<T, C, D, WARPS>()))
+    hisparse_add_leaf_big(const __grid_constant__ HiAddParams<T> p) {
   constexpr int W = D * D / 32;
   __shared__ unsigned bits_all[WARPS][W];
   __shared__ unsigned short prefix_all[WARPS][W];
