@@ -1,6 +1,7 @@
 // jitsparse bench-add: sparse addition C = alpha op(A) + beta op(B), HiSparse on the GPU against cuSPARSE
 // csrgeam2 (with csr2csc first for op t and h), timed the same way in the same process, both checked
-// against the CPU. B is a perturbed copy of A's pattern (core/matrix_add.hpp), so rows really merge.
+// against the CPU. B is a perturbed copy of A's pattern (core/matrix_add.hpp), so rows really merge, or
+// (--b-pattern same) A's pattern with other values.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -82,7 +83,8 @@ int run_bench_add(const std::vector<std::string>& args) {
       "Sparse addition C = 1.5 op(A) - 0.5 op(B), HiSparse in and out on the GPU (a launch per inner tree\n"
       "level, two for the leaves), against cuSPARSE csrgeam2 (op t, h: csr2csc of A and B first, as a cuSPARSE\n"
       "user must), timed the same way (CUDA events, median), each result checked against the CPU. B is A's\n"
-      "pattern perturbed: 75% of A's entries kept with new values, one new entry per row. Also prints the\n"
+      "pattern perturbed (--b-pattern perturbed: 75% of A's entries kept with new values, one new entry a row)\n"
+      "or A's pattern itself with new values (--b-pattern same, as K - s M on one mesh). Also prints the\n"
       "bytes of A, B and C in HiSparse and in CSR with 32-bit indices, and at the end the speedups' geometric\n"
       "mean and how many cases reach 3x (issue 9's target) or fall below 1x.\n\nOptions");
   opts.add_options()("help,h", "show this help")
@@ -94,6 +96,8 @@ int run_bench_add(const std::vector<std::string>& args) {
       ("d", po::value<int>()->default_value(64), "HiSparse node width: 16, 32, 64, 128 or 256")
       ("coo-width", po::value<int>()->default_value(2), "HiSparse COO leaf width X: 1, 2 or 4")
       ("no-csr-leaves", "HiSparse COO and dense leaves only (by default CSR leaves where they are smaller)")
+      ("b-pattern", po::value<std::string>()->default_value("perturbed"),
+       "B: perturbed (A's pattern with 25% of its entries dropped and one new a row) or same (A's pattern)")
       ("inner-items", po::value<std::string>()->default_value("auto"),
        "inner tree levels: a warp an item, a block an item, or auto (a block where a level's items fit one wave)")
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 21 cold)")
@@ -112,6 +116,9 @@ int run_bench_add(const std::vector<std::string>& args) {
   o.coo_width = vm["coo-width"].as<int>();
   o.csr_leaves = vm.count("no-csr-leaves") == 0;
   o.validate();
+  const std::string b_pattern = vm["b-pattern"].as<std::string>();
+  if (b_pattern != "perturbed" && b_pattern != "same")
+    throw InvalidArgument("--b-pattern must be perturbed or same, got '" + b_pattern + "'");
   const std::string inner_items = vm["inner-items"].as<std::string>();
   if (inner_items != "auto" && inner_items != "warp" && inner_items != "block")
     throw InvalidArgument("--inner-items must be auto, warp or block, got '" + inner_items + "'");
@@ -136,21 +143,23 @@ int run_bench_add(const std::vector<std::string>& args) {
     flush = std::make_unique<L2Flush>(ctx);
     timing.before_each = [f = flush.get()](cudaStream_t s) { (*f)(s); };
   }
-  std::printf("C = %.1f op(A) %+.1f op(B), op %s, on %s; HiSparse d %d, COO%d%s; timing: L2 %s, %d samples, median\n",
-              kAlpha, kBeta, to_string(op).c_str(), ctx.device().name.c_str(), o.d, o.coo_width,
-              o.csr_leaves ? " and CSR leaves" : "", l2_mode.c_str(), timing.samples);
+  std::printf("C = %.1f op(A) %+.1f op(B), op %s, B's pattern %s, on %s; HiSparse d %d, COO%d%s; timing: L2 %s, "
+              "%d samples, median\n",
+              kAlpha, kBeta, to_string(op).c_str(), b_pattern == "same" ? "A's" : "perturbed", ctx.device().name.c_str(),
+              o.d, o.coo_width, o.csr_leaves ? " and CSR leaves" : "", l2_mode.c_str(), timing.samples);
   std::printf("%-26s %-4s %11s %11s %11s %-34s %11s %11s %8s %9s %9s\n", "matrix", "prec", "nnz(C)", "hisparse us",
               "cuSPARSE us", "cuSPARSE method", "convert us", "speedup", "status", "C MB hi", "C MB csr");
   nlohmann::json rows = nlohmann::json::array();
   while (const LoadedMatrix* m = matrices.next()) {
     const HostMatrix& a = m->matrix;
-    const HostMatrix b = perturb_pattern(a, 7);
+    const HostMatrix b = b_pattern == "same" ? rescale_values(a, 7) : perturb_pattern(a, 7);
     for (Precision p : precisions) {
       if (!a.entry.supports(to_string(p))) continue;
       nlohmann::json r = {{"matrix", a.name}, {"domain", m->domain}, {"entry", a.entry.name}, {"precision", to_string(p)},
                           {"op", to_string(op)}, {"rows", a.rows}, {"cols", a.cols}, {"nnz_a", a.nnz()}, {"nnz_b", b.nnz()},
                           {"alpha", kAlpha}, {"beta", kBeta}, {"d", o.d}, {"coo_width", o.coo_width},
-                          {"csr_leaves", o.csr_leaves}, {"inner_items", inner_items}};
+                          {"csr_leaves", o.csr_leaves}, {"b_pattern", b_pattern},
+                          {"inner_items", inner_items}};
       try {
         r["hisparse"] = run_hisparse(ctx, a, b, op, p, o, inner, timing);
       } catch (const Error& e) {

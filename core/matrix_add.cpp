@@ -98,4 +98,16 @@ HostMatrix perturb_pattern(const HostMatrix& a, uint64_t seed) {
   return p;
 }
 
+HostMatrix rescale_values(const HostMatrix& a, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  HostMatrix r = a;
+  r.name = a.name + "~rescaled";
+  const size_t nc = static_cast<size_t>(a.components());
+  for (size_t k = 0; k < a.col_idx.size(); ++k) {
+    const double factor = 0.5 + uniform01(rng);
+    for (size_t j = 0; j < nc; ++j) r.values[k * nc + j] *= factor;
+  }
+  return r;
+}
+
 }  // namespace jitsparse

@@ -20,4 +20,8 @@ HostMatrix add_matrices(const HostMatrix& a, const HostMatrix& b, double alpha, 
 // result for a seed on every platform (std::mt19937_64 with our own mapping to ranges).
 HostMatrix perturb_pattern(const HostMatrix& a, uint64_t seed);
 
+// A second operand with exactly A's pattern (the sum of a stiffness and a mass matrix, K - s M, on one
+// mesh): every entry of `a` scaled by its own factor uniform in [0.5, 1.5). Deterministic for a seed.
+HostMatrix rescale_values(const HostMatrix& a, uint64_t seed);
+
 }  // namespace jitsparse

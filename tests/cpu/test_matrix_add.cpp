@@ -1,4 +1,5 @@
-// add_matrices against a dense computation, and perturb_pattern (the second operand of A + B benchmarks).
+// add_matrices against a dense computation, and perturb_pattern and rescale_values (the second operand of
+// A + B benchmarks).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -218,4 +219,36 @@ TEST_CASE("matrix add operand perturb_pattern: empty in, empty out") {
   const HostMatrix t = perturb_pattern(thin, 5);
   CHECK_NOTHROW(t.validate());
   CHECK(t.nnz() == 20);
+}
+
+TEST_CASE("matrix add operand rescale_values: A's pattern, every entry scaled by its own factor") {
+  for (const char* name : {"real", "quaternion"}) {
+    const HostMatrix a = random_matrix(entry(name), shape(300, 200, 6, 0.1, 31));
+    const HostMatrix r = rescale_values(a, 9);
+    INFO(name);
+    REQUIRE_NOTHROW(r.validate());
+    CHECK(r.row_ptr == a.row_ptr);
+    CHECK(r.col_idx == a.col_idx);
+    CHECK(r.values != a.values);
+    CHECK(rescale_values(a, 9).values == r.values);
+    CHECK(rescale_values(a, 10).values != r.values);
+    const size_t nc = static_cast<size_t>(a.components());
+    int64_t factors_seen = 0;
+    double lowest = 2, highest = 0;
+    for (size_t k = 0; k < a.col_idx.size(); ++k) {
+      // one factor an entry, the same for all its components
+      const double x = a.values[k * nc], y = r.values[k * nc];
+      if (std::fabs(x) < 1e-6) continue;
+      const double f = y / x;
+      for (size_t j = 1; j < nc; ++j)
+        if (std::fabs(a.values[k * nc + j]) > 1e-6) CHECK(r.values[k * nc + j] / a.values[k * nc + j] == doctest::Approx(f));
+      lowest = std::min(lowest, f);
+      highest = std::max(highest, f);
+      ++factors_seen;
+    }
+    REQUIRE(factors_seen > 100);
+    CHECK(lowest >= 0.5 - 1e-12);
+    CHECK(highest < 1.5);
+    CHECK(highest - lowest > 0.8);  // the factors spread over the range
+  }
 }
