@@ -6,14 +6,15 @@
 // a launch per level replaces the paper's spinning controller, which CDP2 cannot synchronise). A work
 // item is a pair of nodes at the same place, one from each tree (0 where that tree has nothing there),
 // and the byte offset of the slot in C's pool that receives the output node's pointer. On an inner level
-// one warp takes one item at a time (several per block):
+// one warp takes one item at a time (several per block), or, where the level's items are few (they fit
+// one wave of blocks, runtime/hisparse_add.cpp), a whole block takes one:
 //   1. marks the cells of op(A)'s and op(B)'s children in a d x d bitmap in shared memory, transposing the
 //      local coordinates of an operand read as its transpose;
 //   2. counts them, and ranks every cell in row-major order by a warp scan of the words' bit counts;
-//   3. picks the smaller node type (the build's rule), takes its bytes from its warp's chunk of C's pool
+//   3. picks the smaller node type (the build's rule), takes its bytes from its group's chunk of C's pool
 //      (nodes are placed in no fixed order, their contents are fixed) and writes its pointer to the slot;
 //   4. writes the union's coordinates and appends one item per child to the next level's list (another
-//      atomicAdd).
+//      atomicAdd), neighbouring threads storing neighbouring items.
 // Every byte of an output node is written (the pool is not cleared first). A leaf whose entries cancel
 // to +0 in every component stays in a COO leaf as an explicit zero and vanishes from a dense one
 // (core/hisparse.hpp, limits). Past the pool's capacity a warp sets the overflow flag and writes
