@@ -79,9 +79,9 @@ void launch_levels(const HiAddParams<T>& base, const HiSparseAdd::Kernels& k, in
       p.next_capacity = static_cast<unsigned>(next);
       const bool block_items = k.schedule == HiSparseAdd::InnerSchedule::block_per_item ||
                                (k.schedule == HiSparseAdd::InnerSchedule::by_level_size &&
-                                cap <= static_cast<uint64_t>(k.max_grid_inner_wide));
+                                cap <= static_cast<uint64_t>(k.max_grid_block_items));
       if (block_items)
-        launch(k.inner_block_items, grid_for(cap, 1, k.max_grid_inner_wide), k.inner_wide_block, &p,
+        launch(k.inner_block_items, grid_for(cap, 1, k.max_grid_block_items), 32 * kBlockItemWarps, &p,
                "level " + std::to_string(l) + ", a block an item", stream);
       else
         launch(k.inner, grid_for(cap, k.inner_block / 32, k.max_grid_inner), k.inner_block, &p,
@@ -165,12 +165,11 @@ HiSparseAdd::HiSparseAdd(Context& ctx, const DeviceHiSparse& a, Op op_a, const D
   };
   kernels_.inner_block = kernels_.big_block = 32 * warps_for(d);
   kernels_.max_grid_inner = grid_of(kernels_.inner, kernels_.inner_block);
-  kernels_.inner_wide_block = 32 * kBlockItemWarps;
-  kernels_.max_grid_inner_wide = grid_of(kernels_.inner_block_items, kernels_.inner_wide_block);
+  kernels_.max_grid_block_items = grid_of(kernels_.inner_block_items, 32 * kBlockItemWarps);
   kernels_.max_grid_big = grid_of(kernels_.leaf_big, kernels_.big_block);
   kernels_.max_grid_small = grid_of(kernels_.leaf_small, 32 * kSmallLeafWarps);
   const uint64_t inner_allocators = std::max<uint64_t>(static_cast<uint64_t>(kernels_.max_grid_inner) * warps_for(d),
-                                                      static_cast<uint64_t>(kernels_.max_grid_inner_wide));
+                                                      static_cast<uint64_t>(kernels_.max_grid_block_items));
   const uint64_t leaf_allocators = static_cast<uint64_t>(kernels_.max_grid_small) * kSmallLeafWarps +
                                    static_cast<uint64_t>(kernels_.max_grid_big) * warps_for(d);
   chunk_ = std::clamp<uint64_t>(bound / (4ull * std::max(inner_allocators, leaf_allocators)) / 16 * 16, 256, 16384);

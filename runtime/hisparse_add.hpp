@@ -22,7 +22,8 @@ namespace jitsparse {
 // allocates C's pool and the work lists for the worst case (every node of both trees distinct), so
 // enqueue() only launches and can be timed; take_result() waits and hands over C.
 // The NVRTC sources of the addition's kernels for one precision, entry size (scalars) and node width: an
-// inner level's, and the leaf level's two (pairs of one-entry leaves; the rest).
+// inner level's in its two forms (a warp an item; a block an item), and the leaf level's two (pairs of
+// one-entry leaves; the rest).
 struct HiSparseAddSources {
   GeneratedSource inner, inner_block_items, leaf_small, leaf_big;
 };
@@ -35,9 +36,9 @@ class HiSparseAdd {
   enum class InnerSchedule { by_level_size, warp_per_item, block_per_item };
   struct Kernels {
     cudaKernel_t inner = nullptr, inner_block_items = nullptr, leaf_small = nullptr, leaf_big = nullptr;
-    int inner_block = 128, inner_wide_block = 512, big_block = 128;  // threads
+    int inner_block = 128, big_block = 128;  // threads (a block item's block: kBlockItemWarps in the .cpp)
     // blocks: a full GPU's resident threads (one wave)
-    int max_grid_inner = 1, max_grid_inner_wide = 1, max_grid_big = 1, max_grid_small = 1;
+    int max_grid_inner = 1, max_grid_block_items = 1, max_grid_big = 1, max_grid_small = 1;
     InnerSchedule schedule = InnerSchedule::by_level_size;
   };
 
