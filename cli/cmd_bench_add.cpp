@@ -103,7 +103,8 @@ int run_bench_add(const std::vector<std::string>& args) {
       ("samples", po::value<int>(), "timing samples per method, median reported (default 9 warm, 21 cold)")
       ("l2", po::value<std::string>()->default_value("warm"),
        "warm: back-to-back calls; cold: a buffer of twice the L2 is read before every sample, one call per sample")
-      ("output,o", po::value<std::string>()->default_value("jitsparse-bench-add"), "folder for bench_add.json")
+      ("output,o", po::value<std::string>()->default_value("jitsparse-bench-add"),
+       "folder for bench_add.json (at the end) and bench_add.jsonl (a JSON line per row as it is measured)")
       ("device", po::value<int>()->default_value(0), "GPU ordinal");
   const auto parsed = parse_command_line(args, opts, "matrix");
   if (!parsed) return 0;
@@ -150,6 +151,10 @@ int run_bench_add(const std::vector<std::string>& args) {
   std::printf("%-26s %-4s %11s %11s %11s %-34s %11s %11s %8s %9s %9s\n", "matrix", "prec", "nnz(C)", "hisparse us",
               "cuSPARSE us", "cuSPARSE method", "convert us", "speedup", "status", "C MB hi", "C MB csr");
   nlohmann::json rows = nlohmann::json::array();
+  // Each row is on disk as soon as it is measured: a run stopped by a time limit keeps what it measured.
+  const std::string jsonl_path = out + "/bench_add.jsonl";
+  std::ofstream jsonl(jsonl_path, std::ios::trunc);
+  if (!jsonl) throw Error("cannot write " + jsonl_path);
   while (const LoadedMatrix* m = matrices.next()) {
     const HostMatrix& a = m->matrix;
     const HostMatrix b = b_pattern == "same" ? rescale_values(a, 7) : perturb_pattern(a, 7);
@@ -198,6 +203,8 @@ int run_bench_add(const std::vector<std::string>& args) {
       if (status != "ok") std::fprintf(stderr, "jitsparse bench-add: %s %s: hisparse %s\n", a.name.c_str(), to_string(p).c_str(), status.c_str());
       if (!cs.ok()) std::fprintf(stderr, "jitsparse bench-add: %s %s: %s %s %s\n", a.name.c_str(), to_string(p).c_str(), cs.method.c_str(), cs.status.c_str(), cs.detail.c_str());
       rows.push_back(r);
+      jsonl << r.dump() << std::endl;
+      if (!jsonl) throw Error("cannot write " + jsonl_path + " (disk full?)");
       std::fflush(stdout);
     }
   }
@@ -217,7 +224,7 @@ int run_bench_add(const std::vector<std::string>& args) {
                                      {"at_target", sum.at_target}, {"below_1x", sum.below_one}}},
                         {"rows", rows}};
   write_file_atomically(out + "/bench_add.json", doc.dump(1));
-  std::printf("\nresults: %s/bench_add.json\n", out.c_str());
+  std::printf("\nresults: %s/bench_add.json, bench_add.jsonl (one JSON line per row)\n", out.c_str());
   return 0;
 }
 
