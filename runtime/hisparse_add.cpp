@@ -47,11 +47,12 @@ DeviceBuffer upload_map(const std::vector<double>& m, Precision p, cudaStream_t 
   return b;
 }
 
-void launch(cudaKernel_t k, unsigned grid, int block, void* params, const std::string& what, cudaStream_t stream) {
+// enqueue() is timed, so the error's words are put together only when a launch fails.
+void launch(cudaKernel_t k, unsigned grid, int block, void* params, int level, const char* what, cudaStream_t stream) {
   void* args[1] = {params};
   const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(k), dim3(grid), dim3(static_cast<unsigned>(block)),
                                          args, 0, stream);
-  if (e != cudaSuccess) cuda_check(e, "launch hisparse add, " + what);
+  if (e != cudaSuccess) cuda_check(e, "launch hisparse add, level " + std::to_string(level) + what);
 }
 
 unsigned grid_for(uint64_t items, uint64_t per_block, int max_grid) {
@@ -81,15 +82,14 @@ void launch_levels(const HiAddParams<T>& base, const HiSparseAdd::Kernels& k, in
                                (k.schedule == HiSparseAdd::InnerSchedule::by_level_size &&
                                 cap <= static_cast<uint64_t>(k.max_grid_block_items));
       if (block_items)
-        launch(k.inner_block_items, grid_for(cap, 1, k.max_grid_block_items), 32 * kBlockItemWarps, &p,
-               "level " + std::to_string(l) + ", a block an item", stream);
+        launch(k.inner_block_items, grid_for(cap, 1, k.max_grid_block_items), 32 * kBlockItemWarps, &p, l,
+               ", a block an item", stream);
       else
-        launch(k.inner, grid_for(cap, k.inner_block / 32, k.max_grid_inner), k.inner_block, &p,
-               "level " + std::to_string(l), stream);
+        launch(k.inner, grid_for(cap, k.inner_block / 32, k.max_grid_inner), k.inner_block, &p, l, "", stream);
     } else {
-      launch(k.leaf_small, grid_for(cap, 32 * kSmallLeafWarps, k.max_grid_small), 32 * kSmallLeafWarps, &p,
-             "leaf level, one-entry pairs", stream);
-      launch(k.leaf_big, grid_for(cap, k.big_block / 32, k.max_grid_big), k.big_block, &p, "leaf level", stream);
+      launch(k.leaf_small, grid_for(cap, 32 * kSmallLeafWarps, k.max_grid_small), 32 * kSmallLeafWarps, &p, 0,
+             " (leaves), one-entry pairs", stream);
+      launch(k.leaf_big, grid_for(cap, k.big_block / 32, k.max_grid_big), k.big_block, &p, 0, " (leaves)", stream);
     }
   }
 }
