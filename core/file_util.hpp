@@ -17,4 +17,18 @@ void write_file_atomically(const std::string& path, const std::string& content, 
 // Whole file, or nothing if it does not exist or cannot be read.
 std::optional<std::string> read_file(const std::string& path);
 
+// What tells one version of a file from another without reading it: a file replaced by rename (every
+// writer of write_file_atomically) is a new inode, one edited in place has another size or times (ns).
+struct FileIdentity {
+  unsigned long long device = 0, inode = 0;
+  long long size = 0, modified_ns = 0, changed_ns = 0;
+  bool operator==(const FileIdentity& o) const {
+    return device == o.device && inode == o.inode && size == o.size && modified_ns == o.modified_ns &&
+           changed_ns == o.changed_ns;
+  }
+  bool operator!=(const FileIdentity& o) const { return !(*this == o); }
+};
+// nullopt where there is no such file (or it cannot be examined).
+std::optional<FileIdentity> file_identity(const std::string& path);
+
 }  // namespace jitsparse

@@ -18,6 +18,7 @@
 #include "generator/nvrtc_compiler.hpp"
 #include "generator/source_gen.hpp"
 #include "selection/database_reader.hpp"
+#include "selection/database_writer.hpp"
 
 namespace jitsparse {
 namespace {
@@ -115,13 +116,18 @@ void MatrixRecord::upsert(const MeasurementRecord& m) {
   measurements.push_back(m);
 }
 
+nlohmann::json record_fields(const MatrixRecord& r) {
+  return {{"name", r.name},         {"hash", r.hash},       {"entry", r.entry},
+          {"precision", r.precision}, {"op", r.op}, {"domain", r.domain},   {"features", r.features},
+          {"compulsory_bytes", r.compulsory_bytes},
+          {"winner", r.winner},     {"schedule_only", r.schedule_only},
+          {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}, {"search", r.search},
+          {"timing", r.timing}};
+}
+
 void to_json(nlohmann::json& j, const MatrixRecord& r) {
-  j = {{"name", r.name},         {"hash", r.hash},       {"entry", r.entry},
-       {"precision", r.precision}, {"op", r.op}, {"domain", r.domain},   {"features", r.features},
-       {"compulsory_bytes", r.compulsory_bytes},          {"measurements", r.measurements},
-       {"winner", r.winner},     {"schedule_only", r.schedule_only},
-       {"deterministic_winner", r.deterministic_winner}, {"complete", r.complete}, {"search", r.search},
-       {"timing", r.timing}};
+  j = record_fields(r);
+  j["measurements"] = r.measurements;
 }
 
 void from_json(const nlohmann::json& j, MatrixRecord& r) {
@@ -173,6 +179,8 @@ nlohmann::json TuningDatabase::header() const {
 void TuningDatabase::read() {
   records_.clear();
   domains_.clear();
+  // Before the read: a file replaced in between is then read again at the next save, never missed.
+  seen_ = file_identity(path_);
   auto text = read_file(path_);
   if (!text) return;
   try {
@@ -311,7 +319,21 @@ std::vector<TuningDatabase::DomainRecord> TuningDatabase::domains() const { retu
 
 void TuningDatabase::save() {
   FileLock lock(path_);
-  // Merge: keep records another process wrote since we read (ours win for the same matrix).
+  if (file_identity(path_) != seen_) merge_from_disk();
+  nlohmann::json head = header();
+  head["saved"] = static_cast<int64_t>(std::time(nullptr));
+  nlohmann::json doms = nlohmann::json::array();
+  for (const auto& d : domains_)
+    doms.push_back({{"domain", d.domain}, {"entry", d.entry}, {"precision", d.precision}, {"op", d.op}, {"winner", d.winner},
+                    {"geomean_speedup", d.geomean_speedup}, {"matrices", d.matrices}});
+  head["domains"] = doms;
+  write_file_atomically(path_, database_text(head, records_));
+  seen_ = file_identity(path_);  // under the lock: the file is ours as written
+  stale_ = false;
+}
+
+void TuningDatabase::merge_from_disk() {
+  // Keep records another process wrote since we read (ours win for the same matrix).
   TuningDatabase on_disk(path_);
   for (auto& r : on_disk.records_) {
     // A record this database moved off its legacy key is on disk under that key still: it is the moved one
@@ -325,16 +347,6 @@ void TuningDatabase::save() {
     });
     if (!have && !on_disk.stale_) domains_.push_back(d);
   }
-  nlohmann::json j = header();
-  j["saved"] = static_cast<int64_t>(std::time(nullptr));
-  j["matrices"] = records_;
-  nlohmann::json doms = nlohmann::json::array();
-  for (const auto& d : domains_)
-    doms.push_back({{"domain", d.domain}, {"entry", d.entry}, {"precision", d.precision}, {"op", d.op}, {"winner", d.winner},
-                    {"geomean_speedup", d.geomean_speedup}, {"matrices", d.matrices}});
-  j["domains"] = doms;
-  write_file_atomically(path_, j.dump(1));
-  stale_ = false;
 }
 
 }  // namespace jitsparse

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/features.hpp"
+#include "core/file_util.hpp"
 #include "core/host_matrix.hpp"
 #include "generator/variant.hpp"
 #include "runtime/device_info.hpp"
@@ -65,6 +66,8 @@ struct MatrixRecord {
 };
 void to_json(nlohmann::json& j, const MatrixRecord& r);
 void from_json(const nlohmann::json& j, MatrixRecord& r);
+// Every field to_json writes but "measurements" (the database writer writes those itself).
+nlohmann::json record_fields(const MatrixRecord& r);
 
 // The tuning records of one GPU (name, compute capability, SM count), a JSON file at
 // <cache root>/tuning/<gpu key>.json, written atomically (temporary file + rename) under a lock file.
@@ -118,10 +121,13 @@ class TuningDatabase {
   std::vector<DomainRecord> domains() const;
 
   // Merge into the file on disk (re-reading it under the lock, so concurrent tuners lose nothing) and write.
+  // The file is re-read only where it changed since this database last read or wrote it (file_identity):
+  // another tuner saved, or someone edited it; a tuner alone saves without reading.
   void save();
 
  private:
   void read();
+  void merge_from_disk();
   nlohmann::json header() const;
 
   std::string path_;
@@ -134,6 +140,7 @@ class TuningDatabase {
   std::vector<MatrixRecord> records_;
   std::vector<DomainRecord> domains_;
   std::map<std::string, std::string> rekeyed_;  // legacy key -> matrix_hash: rekey_legacy_records, for save()
+  std::optional<FileIdentity> seen_;  // the file as this database last read or wrote it (nullopt: none)
 };
 
 }  // namespace jitsparse

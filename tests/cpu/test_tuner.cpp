@@ -282,6 +282,34 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
   second.save();  // re-reads the file under the lock: keeps `one`
   TuningDatabase after(fake_gpu(), cache.dir);
   CHECK(after.records().size() == 2);
+  // A save reads the file only where it changed since this database read or wrote it: `first` wrote it
+  // last, `second` since, so `first` reads it again and keeps `two`.
+  o.seed = 11;
+  o.name = "three";
+  const HostMatrix three = random_matrix(real, o);
+  first.upsert(record_for(three, "f64", "real.f64/csr-aos-aos/static-128x8", 5));
+  first.save();
+  CHECK(TuningDatabase(fake_gpu(), cache.dir).records().size() == 3);
+  // So does a file edited in place (the same inode): the record added to it by hand is kept.
+  const std::string path = TuningDatabase::path_for(fake_gpu(), cache.dir);
+  auto doc = nlohmann::json::parse(*read_file(path));
+  nlohmann::json added = doc["matrices"][0];
+  added["name"] = "added by hand";
+  added["hash"] = "h2-00000000000000ad";
+  doc["matrices"].push_back(added);
+  {
+    std::ofstream edit(path, std::ios::trunc);
+    edit << doc.dump(2);
+  }
+  o.seed = 12;
+  o.name = "four";
+  const HostMatrix four = random_matrix(real, o);
+  second.upsert(record_for(four, "f64", "real.f64/csr-aos-aos/static-64x8", 6));
+  second.save();
+  const TuningDatabase after_edit(fake_gpu(), cache.dir);
+  const auto edited = after_edit.records();
+  CHECK(edited.size() == 5);
+  CHECK(std::any_of(edited.begin(), edited.end(), [](const MatrixRecord* r) { return r->name == "added by hand"; }));
 }
 
 TEST_CASE("tuner: stage one starts quaternion f64 at 1024 threads per SM, the others at 2048") {
