@@ -48,51 +48,43 @@ void append_key(std::string& out, std::string_view key) {
   out += ": ";
 }
 
+// The keys of one object on one line, a comma before each but the first.
+class ObjectLine {
+ public:
+  explicit ObjectLine(std::string& out) : out_(out) { out_ += '{'; }
+  std::string& key(std::string_view k) {
+    if (!first_) out_ += ", ";
+    first_ = false;
+    append_key(out_, k);
+    return out_;
+  }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
 // The fields to_json(MeasurementRecord) writes, the same names and the same conditions.
 void append_measurement(std::string& out, const MeasurementRecord& m) {
-  out += '{';
-  append_key(out, "variant");
-  append_string(out, m.variant);
-  out += ", ";
-  append_key(out, "status");
-  append_string(out, m.status);
-  out += ", ";
-  append_key(out, "bytes");
-  append_integer(out, m.bytes);
-  out += ", ";
-  append_key(out, "deterministic");
-  out += m.deterministic() ? "true" : "false";
-  out += ", ";
-  append_key(out, "seconds");
-  append_double(out, m.seconds);
+  ObjectLine line(out);
+  append_string(line.key("variant"), m.variant);
+  append_string(line.key("status"), m.status);
+  append_integer(line.key("bytes"), m.bytes);
+  line.key("deterministic") += m.deterministic() ? "true" : "false";
+  append_double(line.key("seconds"), m.seconds);
   if (m.ok()) {
-    out += ", ";
-    append_key(out, "median_us");
-    append_double(out, m.median_us);
-    out += ", ";
-    append_key(out, "samples_us");
-    out += '[';
+    append_double(line.key("median_us"), m.median_us);
+    line.key("samples_us") += '[';
     for (size_t i = 0; i < m.samples_us.size(); ++i) {
       if (i > 0) out += ", ";
       append_double(out, m.samples_us[i]);
     }
-    out += "], ";
-    append_key(out, "reps_per_sample");
-    append_integer(out, m.reps_per_sample);
-    out += ", ";
-    append_key(out, "gbps");
-    append_double(out, m.gbps);
-    if (m.cold_us > 0) {
-      out += ", ";
-      append_key(out, "cold_us");
-      append_double(out, m.cold_us);
-    }
+    out += ']';
+    append_integer(line.key("reps_per_sample"), m.reps_per_sample);
+    append_double(line.key("gbps"), m.gbps);
+    if (m.cold_us > 0) append_double(line.key("cold_us"), m.cold_us);
   }
-  if (!m.origin.empty()) {
-    out += ", ";
-    append_key(out, "origin");
-    append_string(out, m.origin);
-  }
+  if (!m.origin.empty()) append_string(line.key("origin"), m.origin);
   out += '}';
 }
 
@@ -113,17 +105,10 @@ void append_value(std::string& out, const json& v) {
 
 void append_record(std::string& out, const MatrixRecord& r) {
   const json fields = record_fields(r);
-  out += "  {";
-  bool first = true;
-  for (auto it = fields.begin(); it != fields.end(); ++it) {
-    if (!first) out += ", ";
-    first = false;
-    append_key(out, it.key());
-    out += it->dump();
-  }
-  if (!first) out += ", ";
-  append_key(out, "measurements");
-  out += "[\n";
+  out += "  ";
+  ObjectLine line(out);
+  for (auto it = fields.begin(); it != fields.end(); ++it) line.key(it.key()) += it->dump();
+  line.key("measurements") += "[\n";
   for (size_t i = 0; i < r.measurements.size(); ++i) {
     out += "   ";
     append_measurement(out, r.measurements[i]);

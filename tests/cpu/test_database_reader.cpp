@@ -37,6 +37,20 @@ const char* kDatabase = R"({
   "domains": [{"domain": "d", "measurements": [{"not": "a measurement"}]}]
 })";
 
+// Every field a reader fills, compared exactly.
+void check_same(const MeasurementRecord& got, const MeasurementRecord& expect) {
+  CHECK(got.variant == expect.variant);
+  CHECK(got.status == expect.status);
+  CHECK(got.bytes == expect.bytes);
+  CHECK(got.median_us == expect.median_us);
+  CHECK(got.samples_us == expect.samples_us);
+  CHECK(got.reps_per_sample == expect.reps_per_sample);
+  CHECK(got.gbps == expect.gbps);
+  CHECK(got.seconds == expect.seconds);
+  CHECK(got.cold_us == expect.cold_us);
+  CHECK(got.origin == expect.origin);
+}
+
 }  // namespace
 
 TEST_CASE("database reader: the same document and records as a document parse, measurements aside") {
@@ -46,20 +60,8 @@ TEST_CASE("database reader: the same document and records as a document parse, m
   REQUIRE(measured.size() == 2);
   REQUIRE(measured[0].size() == 3);
   CHECK(measured[1].empty());
-  for (size_t i = 0; i < 3; ++i) {
-    const MeasurementRecord expect = want["matrices"][0]["measurements"][i].get<MeasurementRecord>();
-    const MeasurementRecord& m = measured[0][i];
-    CHECK(m.variant == expect.variant);
-    CHECK(m.status == expect.status);
-    CHECK(m.bytes == expect.bytes);
-    CHECK(m.median_us == expect.median_us);
-    CHECK(m.samples_us == expect.samples_us);
-    CHECK(m.reps_per_sample == expect.reps_per_sample);
-    CHECK(m.gbps == expect.gbps);
-    CHECK(m.seconds == expect.seconds);
-    CHECK(m.cold_us == expect.cold_us);
-    CHECK(m.origin == expect.origin);
-  }
+  for (size_t i = 0; i < 3; ++i)
+    check_same(measured[0][i], want["matrices"][0]["measurements"][i].get<MeasurementRecord>());
   CHECK(measured[0][0].samples_us == std::vector<double>{4.5, 4.75, 4.25});
   CHECK(measured[0][2].origin == "evaluation");
   // Apart from the measurement objects the document is the one json::parse builds (a "measurements" key
@@ -142,19 +144,7 @@ TEST_CASE("database writer: its text parses to the document nlohmann builds, and
   REQUIRE(measured.size() == 2);
   REQUIRE(measured[0].size() == 3);
   CHECK(measured[1].empty());
-  for (size_t i = 0; i < 3; ++i) {
-    const MeasurementRecord &got = measured[0][i], &expect = r.measurements[i];
-    CHECK(got.variant == expect.variant);
-    CHECK(got.status == expect.status);
-    CHECK(got.bytes == expect.bytes);
-    CHECK(got.median_us == expect.median_us);  // exact: the shortest text that reads back the same
-    CHECK(got.samples_us == expect.samples_us);
-    CHECK(got.reps_per_sample == expect.reps_per_sample);
-    CHECK(got.gbps == expect.gbps);
-    CHECK(got.seconds == expect.seconds);
-    CHECK(got.cold_us == expect.cold_us);
-    CHECK(got.origin == expect.origin);
-  }
+  for (size_t i = 0; i < 3; ++i) check_same(measured[0][i], r.measurements[i]);  // numbers exact: round-trip text
   CHECK(document["matrices"][0]["name"] == r.name);
   CHECK(document["matrices"][0]["compulsory_bytes"].is_number_float());
 
