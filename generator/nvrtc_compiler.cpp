@@ -54,8 +54,21 @@ std::string clamp_arch(int major, int minor) {
   return "sm_" + std::to_string(best);
 }
 
+bool nvrtc_has_own_cache() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return major > 12 || (major == 12 && minor >= 9);
+}
+
 std::vector<std::string> nvrtc_options(const CompileOptions& options) {
   std::vector<std::string> opts = {"--gpu-architecture=" + options.arch, "-std=c++17"};
+  // Our content-addressed cubin cache holds every kernel already. NVRTC 12.9+ also caches each compile in
+  // the driver's compute cache (~/.nv/ComputeCache, shared with every CUDA application): about 1,000
+  // files for `tune --builtin small`. Writing them cost a cold tune 8% of its wall time on the H100
+  // (26-28 s without, 28-30 s with), and their hits made a host's later cold tunes 2.5x faster than its
+  // first (12 s against 30 s), so tune times measured there were not what a new machine sees (NOTES.md,
+  // thirty-eighth session).
+  if (nvrtc_has_own_cache()) opts.push_back("--no-cache");
   opts.insert(opts.end(), options.extra.begin(), options.extra.end());
   // Extra NVRTC options for experiments (e.g. -DJITSPARSE_CACHED_MATRIX); part of every cache key.
   if (const char* env = std::getenv("JITSPARSE_NVRTC_FLAGS")) {

@@ -30,6 +30,8 @@ std::vector<int> nvrtc_supported_archs();
 // "sm_XY" for a device of compute capability major.minor, clamped to the newest NVRTC supports.
 // Throws DeviceError when the device is older than the oldest NVRTC supports.
 std::string clamp_arch(int major, int minor);
+// Whether this NVRTC caches compiles itself (12.9 and later; nvrtc_options turns that off).
+bool nvrtc_has_own_cache();
 // The full NVRTC option list for a compile (what goes into the cache key).
 std::vector<std::string> nvrtc_options(const CompileOptions& options);
 

@@ -82,6 +82,11 @@ TEST_CASE("generator: NVRTC compiles a variant and the cache returns it") {
   CompiledKernel k = builder.build(v);
   CHECK_FALSE(k.from_cache);
   CHECK(k.cubin.size() > 100);
+  // NVRTC's own cache (12.9+) is off, and NVRTC took the option: ours holds the kernels.
+  CompileOptions defaults;
+  defaults.arch = "sm_90";
+  const auto opts = nvrtc_options(defaults);
+  CHECK((std::find(opts.begin(), opts.end(), "--no-cache") != opts.end()) == nvrtc_has_own_cache());
   REQUIRE(k.lowered_names.size() == 1);
   CHECK(k.lowered_names[0].find("spmv") != std::string::npos);
   CHECK(k.variant_names[0] == v.name());
