@@ -279,6 +279,7 @@ int TuningDatabase::rekey_legacy_records(const HostMatrix& a, const std::string&
     MatrixRecord& r = records_[i];
     if (r.hash != legacy) continue;
     ++changed;
+    written_.insert(record_key(key, r.precision, r.op));  // the moved record (or the one it joins) is ours
     if (find(key, r.precision, r.op))
       dropped[i] = true;
     else
@@ -301,12 +302,14 @@ std::vector<const MatrixRecord*> TuningDatabase::records() const {
 }
 
 MatrixRecord& TuningDatabase::upsert(const MatrixRecord& r) {
+  written_.insert(record_key(r.hash, r.precision, r.op));
   if (MatrixRecord* old = find(r.hash, r.precision, r.op)) return *old = r;
   records_.push_back(r);
   return records_.back();
 }
 
 void TuningDatabase::set_domain(const DomainRecord& d) {
+  written_domains_.insert(domain_key(d));
   for (auto& old : domains_)
     if (old.domain == d.domain && old.entry == d.entry && old.precision == d.precision && old.op == d.op) {
       old = d;
@@ -332,20 +335,38 @@ void TuningDatabase::save() {
   stale_ = false;
 }
 
+std::string TuningDatabase::record_key(const std::string& hash, const std::string& precision, const std::string& op) {
+  return hash + '|' + precision + '|' + op;
+}
+
+std::string TuningDatabase::domain_key(const DomainRecord& d) {
+  return d.domain + '|' + d.entry + '|' + d.precision + '|' + d.op;
+}
+
 void TuningDatabase::merge_from_disk() {
-  // Keep records another process wrote since we read (ours win for the same matrix).
+  // Records another process wrote since we read: added, and where we hold only a copy of the file's (read
+  // or merged before, never changed here), replaced by the file's, which is as new or newer. Ours win only
+  // for what this database wrote: a tuner that kept its merged copy of another's half-done record would
+  // write it back over that record finished (seen with two tuners at once on the H100).
   TuningDatabase on_disk(path_);
+  if (on_disk.stale_) return;
   for (auto& r : on_disk.records_) {
     // A record this database moved off its legacy key is on disk under that key still: it is the moved one
     // (or another precision of the same matrix, which moves too), never a second matrix.
     if (auto moved = rekeyed_.find(r.hash); moved != rekeyed_.end()) r.hash = moved->second;
-    if (!find(r.hash, r.precision, r.op) && !on_disk.stale_) records_.push_back(std::move(r));
+    if (MatrixRecord* ours = find(r.hash, r.precision, r.op); !ours)
+      records_.push_back(std::move(r));
+    else if (!written_.count(record_key(r.hash, r.precision, r.op)))
+      *ours = std::move(r);
   }
   for (const auto& d : on_disk.domains_) {
-    bool have = std::any_of(domains_.begin(), domains_.end(), [&](const DomainRecord& x) {
+    auto ours = std::find_if(domains_.begin(), domains_.end(), [&](const DomainRecord& x) {
       return x.domain == d.domain && x.entry == d.entry && x.precision == d.precision && x.op == d.op;
     });
-    if (!have && !on_disk.stale_) domains_.push_back(d);
+    if (ours == domains_.end())
+      domains_.push_back(d);
+    else if (!written_domains_.count(domain_key(d)))
+      *ours = d;
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,8 @@ class TuningDatabase {
  private:
   void read();
   void merge_from_disk();
+  static std::string record_key(const std::string& hash, const std::string& precision, const std::string& op);
+  static std::string domain_key(const DomainRecord& d);
   nlohmann::json header() const;
 
   std::string path_;
@@ -141,6 +144,9 @@ class TuningDatabase {
   std::vector<DomainRecord> domains_;
   std::map<std::string, std::string> rekeyed_;  // legacy key -> matrix_hash: rekey_legacy_records, for save()
   std::optional<FileIdentity> seen_;  // the file as this database last read or wrote it (nullopt: none)
+  // What this database wrote (upsert, rekey_legacy_records, set_domain): these win at a merge; the
+  // records and domains it only read or merged follow the file (merge_from_disk).
+  std::set<std::string> written_, written_domains_;
 };
 
 }  // namespace jitsparse

@@ -312,6 +312,47 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
   CHECK(std::any_of(edited.begin(), edited.end(), [](const MatrixRecord* r) { return r->name == "added by hand"; }));
 }
 
+TEST_CASE("tuner: a tuner never writes its merged copy of another's record over that record finished") {
+  // Two tuners at once on the H100 (thirty-eighth session) left two of one tuner's five records half-done in
+  // the file although it had finished them: the other had merged them half-done and wrote its copies back.
+  TempCache cache;
+  RandomMatrixOptions o;
+  const EntryType& real = EntryRegistry::instance().get("real");
+  o.name = "first's";
+  const HostMatrix mine = random_matrix(real, o);
+  o.seed = 9;
+  o.name = "second's";
+  const HostMatrix theirs = random_matrix(real, o);
+  TuningDatabase first(fake_gpu(), cache.dir), second(fake_gpu(), cache.dir);
+  MatrixRecord half_done = record_for(mine, "f64", "real.f64/csr-aos-aos/static-256x8", 3);
+  half_done.complete = false;
+  first.upsert(half_done);
+  first.set_domain({"d", "real", "f64", "real.f64/csr-aos-aos/static-256x8", 1.0, {"first's"}});
+  first.save();  // a checkpoint in the middle of first's search
+  second.upsert(record_for(theirs, "f64", "real.f64/ell-aos-aos/static-256x8", 4));
+  second.save();  // merges first's half-done record and its domain
+  MatrixRecord done = half_done;
+  done.complete = true;
+  add_measurement(done, "real.f64/sell32-aos-aos/static-256x8", 2.5);
+  done.winner = "real.f64/sell32-aos-aos/static-256x8";
+  first.upsert(done);
+  first.set_domain({"d", "real", "f64", done.winner, 1.2, {"first's"}});
+  first.save();
+  second.save();  // its copies of first's record and domain are older than the file's
+  const TuningDatabase after(fake_gpu(), cache.dir);
+  const MatrixRecord* r = after.find(matrix_hash(mine), "f64");
+  REQUIRE(r != nullptr);
+  CHECK(r->complete);
+  CHECK(r->winner == done.winner);
+  CHECK(r->measurements.size() == done.measurements.size());
+  REQUIRE(after.domains().size() == 1);
+  CHECK(after.domains()[0].winner == done.winner);
+  // and what second wrote itself still wins over the file
+  const MatrixRecord* own = after.find(matrix_hash(theirs), "f64");
+  REQUIRE(own != nullptr);
+  CHECK(own->winner == "real.f64/ell-aos-aos/static-256x8");
+}
+
 TEST_CASE("tuner: stage one starts quaternion f64 at 1024 threads per SM, the others at 2048") {
   const ScheduleLimits h100;
   TuneOptions o;
