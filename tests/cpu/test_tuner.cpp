@@ -64,6 +64,14 @@ void add_measurement(MatrixRecord& r, const std::string& name, double us, const 
   r.upsert(m);
 }
 
+// A random real matrix of its own name (and values: a hash of its own).
+HostMatrix named_real_matrix(const std::string& name, unsigned seed) {
+  RandomMatrixOptions o;
+  o.name = name;
+  o.seed = seed;
+  return random_matrix(EntryRegistry::instance().get("real"), o);
+}
+
 struct TempCache {
   std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-tuner-test-" + std::to_string(::getpid()));
   TempCache() { std::filesystem::remove_all(dir); }
@@ -268,13 +276,7 @@ TEST_CASE("tuner: records timed with other kernel templates are stale (re-measur
 
 TEST_CASE("tuner: concurrent saves merge instead of losing records") {
   TempCache cache;
-  RandomMatrixOptions o;
-  const EntryType& real = EntryRegistry::instance().get("real");
-  o.name = "one";
-  const HostMatrix one = random_matrix(real, o);
-  o.seed = 9;
-  o.name = "two";
-  const HostMatrix two = random_matrix(real, o);
+  const HostMatrix one = named_real_matrix("one", 1), two = named_real_matrix("two", 9);
   TuningDatabase first(fake_gpu(), cache.dir), second(fake_gpu(), cache.dir);
   first.upsert(record_for(one, "f64", "real.f64/csr-aos-aos/static-256x8", 3));
   second.upsert(record_for(two, "f64", "real.f64/ell-aos-aos/static-256x8", 4));
@@ -284,9 +286,7 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
   CHECK(after.records().size() == 2);
   // A save reads the file only where it changed since this database read or wrote it: `first` wrote it
   // last, `second` since, so `first` reads it again and keeps `two`.
-  o.seed = 11;
-  o.name = "three";
-  const HostMatrix three = random_matrix(real, o);
+  const HostMatrix three = named_real_matrix("three", 11);
   first.upsert(record_for(three, "f64", "real.f64/csr-aos-aos/static-128x8", 5));
   first.save();
   CHECK(TuningDatabase(fake_gpu(), cache.dir).records().size() == 3);
@@ -301,9 +301,7 @@ TEST_CASE("tuner: concurrent saves merge instead of losing records") {
     std::ofstream edit(path, std::ios::trunc);
     edit << doc.dump(2);
   }
-  o.seed = 12;
-  o.name = "four";
-  const HostMatrix four = random_matrix(real, o);
+  const HostMatrix four = named_real_matrix("four", 12);
   second.upsert(record_for(four, "f64", "real.f64/csr-aos-aos/static-64x8", 6));
   second.save();
   const TuningDatabase after_edit(fake_gpu(), cache.dir);
@@ -316,13 +314,7 @@ TEST_CASE("tuner: a tuner never writes its merged copy of another's record over 
   // Two tuners at once on the H100 (thirty-eighth session) left two of one tuner's five records half-done in
   // the file although it had finished them: the other had merged them half-done and wrote its copies back.
   TempCache cache;
-  RandomMatrixOptions o;
-  const EntryType& real = EntryRegistry::instance().get("real");
-  o.name = "first's";
-  const HostMatrix mine = random_matrix(real, o);
-  o.seed = 9;
-  o.name = "second's";
-  const HostMatrix theirs = random_matrix(real, o);
+  const HostMatrix mine = named_real_matrix("first's", 1), theirs = named_real_matrix("second's", 9);
   TuningDatabase first(fake_gpu(), cache.dir), second(fake_gpu(), cache.dir);
   MatrixRecord half_done = record_for(mine, "f64", "real.f64/csr-aos-aos/static-256x8", 3);
   half_done.complete = false;
