@@ -71,11 +71,17 @@ std::vector<std::string> nvrtc_options(const CompileOptions& options) {
   if (nvrtc_has_own_cache()) opts.push_back("--no-cache");
   opts.insert(opts.end(), options.extra.begin(), options.extra.end());
   // Extra NVRTC options for experiments (e.g. -DJITSPARSE_CACHED_MATRIX); part of every cache key.
+  for (const auto& w : nvrtc_extra_flags()) opts.push_back(w);
+  return opts;
+}
+
+std::vector<std::string> nvrtc_extra_flags() {
+  std::vector<std::string> out;
   if (const char* env = std::getenv("JITSPARSE_NVRTC_FLAGS")) {
     std::istringstream words(env);
-    for (std::string w; words >> w;) opts.push_back(w);
+    for (std::string w; words >> w;) out.push_back(w);
   }
-  return opts;
+  return out;
 }
 
 CompiledKernel compile_with_nvrtc(const GeneratedSource& source, const CompileOptions& options) {

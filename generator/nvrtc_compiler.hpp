@@ -32,6 +32,9 @@ std::vector<int> nvrtc_supported_archs();
 std::string clamp_arch(int major, int minor);
 // Whether this NVRTC caches compiles itself (12.9 and later; nvrtc_options turns that off).
 bool nvrtc_has_own_cache();
+// The options JITSPARSE_NVRTC_FLAGS adds to every compile (experiments: they change the code, so the cubin
+// cache and the tuning database are keyed by them too).
+std::vector<std::string> nvrtc_extra_flags();
 // The full NVRTC option list for a compile (what goes into the cache key).
 std::vector<std::string> nvrtc_options(const CompileOptions& options);
 

@@ -166,7 +166,8 @@ nlohmann::json TuningDatabase::header() const {
   nlohmann::json h = {{"format", kFormat},
                       {"generator_version", JITSPARSE_VERSION},
                       {"nvrtc_version", nvrtc_version()},
-                      {"kernel_templates", device_headers().digest}};
+                      {"kernel_templates", device_headers().digest},
+                      {"nvrtc_flags", nvrtc_extra_flags()}};
   if (have_gpu_) {
     h["gpu"] = {{"name", gpu_.name}, {"arch", gpu_.arch()}, {"sm_count", gpu_.sm_count}, {"key", gpu_.key()},
                 {"l2_bytes", gpu_.l2_bytes}};
@@ -187,10 +188,12 @@ void TuningDatabase::read() {
     std::vector<std::vector<MeasurementRecord>> measured;  // per matrix, outside the document
     const auto j = parse_database_document(*text, measured);
     if (j.value("format", 0) != kFormat) throw std::runtime_error("unknown format");
-    // Timings of other kernels say nothing about these: a change of the device templates (their digest)
-    // makes the records stale like another version does.
+    // Timings of other kernels say nothing about these: a change of the device templates (their digest) or
+    // of the NVRTC flags an experiment adds (JITSPARSE_NVRTC_FLAGS: they change the code) makes the records
+    // stale like another version does. Files written before the flags were recorded had none.
     stale_ = j.value("generator_version", "") != JITSPARSE_VERSION || j.value("nvrtc_version", "") != nvrtc_version() ||
-             j.value("kernel_templates", "") != device_headers().digest;
+             j.value("kernel_templates", "") != device_headers().digest ||
+             j.value("nvrtc_flags", std::vector<std::string>{}) != nvrtc_extra_flags();
     records_ = j.at("matrices").get<std::vector<MatrixRecord>>();
     for (size_t i = 0; i < records_.size() && i < measured.size(); ++i) records_[i].measurements = std::move(measured[i]);
     if (j.contains("gpu") && j["gpu"].is_object()) {
@@ -205,7 +208,8 @@ void TuningDatabase::read() {
     // variants added since: say how to refresh them.
     if (stale_)
       warning_ = "tuning records in " + path_ +
-                 " come from another jitsparse or NVRTC version or other kernel templates: `jitsparse tune` "
+                 " come from another jitsparse or NVRTC version, other kernel templates or other NVRTC flags "
+                 "(JITSPARSE_NVRTC_FLAGS): `jitsparse tune` "
                  "re-measures a matrix it tunes; until then the selection model and quick tuning learn from the "
                  "old timings and propose none of the variants added since (jitsparse tune --builtin train "
                  "retrains it)";

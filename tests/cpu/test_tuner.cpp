@@ -4,6 +4,7 @@
 
 #include "fake_gpu_util.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -272,6 +273,33 @@ TEST_CASE("tuner: records timed with other kernel templates are stale (re-measur
   CHECK(db.stale());
   CHECK(db.warning().find("kernel templates") != std::string::npos);
   CHECK(db.records().size() == 1);  // kept for the report
+}
+
+TEST_CASE("tuner: records timed with other NVRTC flags are stale; the flags are in the file") {
+  TempCache cache;
+  const HostMatrix a = named_real_matrix("a", 1);
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.upsert(record_for(a, "f64", "real.f64/csr-aos-aos/static-256x8", 3));
+    db.save();
+  }
+  CHECK_FALSE(TuningDatabase(fake_gpu(), cache.dir).stale());
+  ::setenv("JITSPARSE_NVRTC_FLAGS", "-DJITSPARSE_CACHED_MATRIX", 1);
+  {
+    const TuningDatabase other_flags(fake_gpu(), cache.dir);
+    CHECK(other_flags.stale());
+    CHECK(other_flags.warning().find("NVRTC flags") != std::string::npos);
+  }
+  {
+    TuningDatabase db(fake_gpu(), cache.dir);
+    db.upsert(record_for(a, "f64", "real.f64/ell-aos-aos/static-256x8", 2));
+    db.save();
+  }
+  const auto j = nlohmann::json::parse(*read_file(TuningDatabase::path_for(fake_gpu(), cache.dir)));
+  CHECK(j.at("nvrtc_flags") == std::vector<std::string>{"-DJITSPARSE_CACHED_MATRIX"});
+  CHECK_FALSE(TuningDatabase(fake_gpu(), cache.dir).stale());
+  ::unsetenv("JITSPARSE_NVRTC_FLAGS");
+  CHECK(TuningDatabase(fake_gpu(), cache.dir).stale());
 }
 
 TEST_CASE("tuner: concurrent saves merge instead of losing records") {
