@@ -314,12 +314,14 @@ MatrixRecord& TuningDatabase::upsert(const MatrixRecord& r) {
 
 void TuningDatabase::set_domain(const DomainRecord& d) {
   written_domains_.insert(domain_key(d));
-  for (auto& old : domains_)
-    if (old.domain == d.domain && old.entry == d.entry && old.precision == d.precision && old.op == d.op) {
-      old = d;
-      return;
-    }
-  domains_.push_back(d);
+  if (DomainRecord* old = find_domain(d)) *old = d;
+  else domains_.push_back(d);
+}
+
+TuningDatabase::DomainRecord* TuningDatabase::find_domain(const DomainRecord& d) {
+  for (auto& x : domains_)
+    if (x.domain == d.domain && x.entry == d.entry && x.precision == d.precision && x.op == d.op) return &x;
+  return nullptr;
 }
 
 std::vector<TuningDatabase::DomainRecord> TuningDatabase::domains() const { return domains_; }
@@ -364,10 +366,7 @@ void TuningDatabase::merge_from_disk() {
       *ours = std::move(r);
   }
   for (const auto& d : on_disk.domains_) {
-    auto ours = std::find_if(domains_.begin(), domains_.end(), [&](const DomainRecord& x) {
-      return x.domain == d.domain && x.entry == d.entry && x.precision == d.precision && x.op == d.op;
-    });
-    if (ours == domains_.end())
+    if (DomainRecord* ours = find_domain(d); !ours)
       domains_.push_back(d);
     else if (!written_domains_.count(domain_key(d)))
       *ours = d;

@@ -129,6 +129,7 @@ class TuningDatabase {
  private:
   void read();
   void merge_from_disk();
+  DomainRecord* find_domain(const DomainRecord& d);  // ours of the same (domain, entry, precision, op)
   static std::string record_key(const std::string& hash, const std::string& precision, const std::string& op);
   static std::string domain_key(const DomainRecord& d);
   nlohmann::json header() const;
