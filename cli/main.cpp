@@ -30,9 +30,8 @@ int main(int argc, char** argv) {
   }
   std::string name = argv[1];
   // Hidden: the NVRTC worker processes this command starts (generator/nvrtc_workers.hpp).
-  constexpr const char* kWorker = "__nvrtc-worker";
-  if (name == kWorker) return jitsparse::nvrtc_worker_main(argc, argv);
-  jitsparse::enable_nvrtc_workers("/proc/self/exe", kWorker);
+  if (name == jitsparse::kNvrtcWorkerSubcommand) return jitsparse::nvrtc_worker_main(argc, argv);
+  jitsparse::enable_nvrtc_workers("/proc/self/exe", jitsparse::kNvrtcWorkerSubcommand);
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage();
     return 0;

@@ -26,6 +26,10 @@ namespace jitsparse {
 // replaced and the program tried once more in a new worker; a second death is that program's CompileError,
 // so a compiler crash costs one variant, not the tuning run.
 
+// The hidden subcommand the jitsparse command and the GPU tests run their workers as (each main answers
+// it with nvrtc_worker_main before anything else).
+inline constexpr const char* kNvrtcWorkerSubcommand = "__nvrtc-worker";
+
 // Enable the pool: `executable` (for the jitsparse command, /proc/self/exe) is started as
 // `executable <subcommand> <parent pid, for ps> <nice>` and must call nvrtc_worker_main for that subcommand.
 void enable_nvrtc_workers(const std::string& executable, const std::string& subcommand);

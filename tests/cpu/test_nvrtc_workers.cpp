@@ -28,7 +28,7 @@ TEST_CASE("nvrtc workers: a worker process compiles what this thread compiles, s
 #ifndef __linux__
   return;
 #endif
-  enable_nvrtc_workers(JITSPARSE_CLI_PATH, "__nvrtc-worker");
+  enable_nvrtc_workers(JITSPARSE_CLI_PATH, kNvrtcWorkerSubcommand);
   REQUIRE(nvrtc_workers_enabled());
   const GeneratedSource src = program_of({"complex.f32/ell-aos-aos/static-256x8", "complex.f32/csr-soa-aos/static-128x8-tpr4"});
   const CompiledKernel here = compile_with_nvrtc(src, CompileOptions{});

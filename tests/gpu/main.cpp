@@ -12,14 +12,14 @@ int main(int argc, char** argv) {
   // The suite compiles thousands of variants. In one process NVRTC scales to about 4 threads, so its
   // compiles go to worker processes (this executable re-run with the hidden subcommand), as the
   // jitsparse command's do: the code paths the tuner runs, at the speed it gets.
-  constexpr const char* kWorker = "__nvrtc-worker";
-  if (argc >= 2 && std::string(argv[1]) == kWorker) return jitsparse::nvrtc_worker_main(argc, argv);
+  if (argc >= 2 && std::string(argv[1]) == jitsparse::kNvrtcWorkerSubcommand)
+    return jitsparse::nvrtc_worker_main(argc, argv);
   std::string why;
   if (jitsparse::device_count(&why) == 0) {
     std::cout << "GPU tests skipped: " << why << "\n";
     return 77;
   }
-  jitsparse::enable_nvrtc_workers("/proc/self/exe", kWorker);
+  jitsparse::enable_nvrtc_workers("/proc/self/exe", jitsparse::kNvrtcWorkerSubcommand);
   doctest::Context context(argc, argv);
   return context.run();
 }
