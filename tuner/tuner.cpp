@@ -1001,6 +1001,10 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const s
   job.stage_total = todo.size();
   job.stage_done = 0;
   if (todo.empty()) return;
+  // A stage proposes from everything the record holds, and a record may hold what this search did not
+  // pack: a quick tune's or an evaluation's measurements (the y form of quick tuning's hola@degree, whose
+  // layout the renumbering stage never packed, ended a full tune of the R-MAT graph in `map::at`).
+  pack_layouts(job, todo);
   // Compile everything this stage needs in parallel first (cached cubins cost nothing).
   std::vector<Variant> compile;
   for (const auto& v : todo)

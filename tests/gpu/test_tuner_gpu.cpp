@@ -10,6 +10,8 @@
 #include <memory>
 #include <set>
 
+#include "core/features.hpp"
+#include "core/permutation.hpp"
 #include "core/random_matrix.hpp"
 #include "runtime/gpu_timer.hpp"
 #include "gpu_test_util.hpp"
@@ -292,6 +294,57 @@ TEST_CASE("gpu tuner: a budget stops cleanly and a second run resumes") {
       INFO(name);
       CHECK(r->find(name) != nullptr);
     }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A full search over a record that holds measurements it did not make (a quick tune's, an evaluation's):
+// its stages propose from them, so it must pack their layouts. The y form of a renumbered hola variant
+// measured by quick tuning, a layout the renumbering stage never packs, once ended the tune in map::at.
+TEST_CASE("gpu tuner: a full search over a record with another search's renumbered measurements") {
+  Context& ctx = test::gpu_context();
+  const std::string dir = std::filesystem::temp_directory_path() / ("jitsparse-gpu-foreign-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  RandomMatrixOptions ro;  // square, scattered columns, 16384 rows or more: renumbering may pay
+  ro.rows = ro.cols = 20000;
+  ro.mean_row = 6;
+  ro.name = "tuner_test_foreign";
+  const HostMatrix a = random_matrix(EntryRegistry::instance().get("real"), ro);
+  const MatrixFeatures f = compute_features(a);
+  REQUIRE(renumbering_may_pay(f));
+  TuneOptions o = small_search();
+  o.mode = "schedule";  // csr-aos-aos only: nothing of hola is packed unless the fix packs it
+  const std::string foreign = "real.f64/hola-soa-soa/hola-256x4-ept4" + ordering_suffix(preferred_ordering(f));
+  {
+    TuningDatabase db(ctx.device(), dir);
+    Tuner tuner(ctx, db, o);
+    REQUIRE(tuner.tune(a, "test"));
+    MatrixRecord r = *db.find(matrix_hash(a), "f64");
+    REQUIRE(r.find(foreign) == nullptr);
+    MeasurementRecord m;  // as fast as can be: the fastest renumbered variant, whose y form is proposed
+    m.variant = foreign;
+    m.status = "ok";
+    m.median_us = 0.001;
+    m.samples_us = {0.001};
+    m.reps_per_sample = 1;
+    r.measurements.push_back(m);
+    r.complete = false;  // searched again, resuming from what the record holds
+    db.upsert(r);
+    db.save();
+  }
+  {
+    TuningDatabase db(ctx.device(), dir);
+    Tuner tuner(ctx, db, o);
+    CHECK(tuner.tune(a, "test"));
+    const MatrixRecord* r = db.find(matrix_hash(a), "f64");
+    REQUIRE(r != nullptr);
+    CHECK(r->complete);
+    Variant other = Variant::parse(foreign);
+    other.renumbered_y = other.renumbered_y == RenumberedY::moved ? RenumberedY::mapped : RenumberedY::moved;
+    const MeasurementRecord* t = r->find(other.name());
+    REQUIRE(t != nullptr);  // the other y form was measured, on a layout packed for it
+    INFO(t->variant, ": ", t->status);
+    CHECK(t->ok());
   }
   std::filesystem::remove_all(dir);
 }
