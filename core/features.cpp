@@ -216,8 +216,10 @@ bool sorted_sell_pays(const MatrixFeatures& f, int components) {
 }
 
 bool renumbering_may_pay(const MatrixFeatures& f) {
-  return f.rows == f.cols && f.rows >= kRenumberingMinRows && column_scatter(f) > 0.05;
+  return f.rows == f.cols && f.rows >= kRenumberingMinRows && column_scatter(f) > kRenumberingMinScatter;
 }
+
+bool near_diagonal_columns(const MatrixFeatures& f) { return column_scatter(f) <= kRenumberingMinScatter; }
 
 Ordering preferred_ordering(const MatrixFeatures& f) { return f.std_row > f.mean_row ? Ordering::degree : Ordering::rcm; }
 

@@ -54,7 +54,11 @@ bool sorted_sell_pays(const MatrixFeatures& f, int components);
 // meshes of the built-in set in a generator's or a scanner's order 0.8-2%). The tuner's renumbering stage
 // runs only then, and the selection model proposes renumbered variants only then.
 constexpr int64_t kRenumberingMinRows = 16384;
+constexpr double kRenumberingMinScatter = 0.05;
 bool renumbering_may_pay(const MatrixFeatures& f);
+// The other side of that scatter: columns near the diagonal (a mesh in a generator's or scanner's order),
+// where renumbering has nothing to gain, so such a matrix runs as a scattered one would renumbered.
+bool near_diagonal_columns(const MatrixFeatures& f);
 // The renumbering tried where it may pay: degree (hub sorting) where rows are skewed, their standard
 // deviation above their mean (R-MAT graphs: 7x; meshes: 0.1-0.3x), else reverse Cuthill-McKee.
 Ordering preferred_ordering(const MatrixFeatures& f);

@@ -638,6 +638,24 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
                                       vector_components, q.precision);
     never_sorted[j] = sorted_twins && !sorted_sell_pays(near[j].second->features, components[j]);
   }
+  // A scattered query (renumbering may pay) learns from neighbours whose columns lie near the diagonal as
+  // from the query renumbered: there a renumbered candidate is rated by its plain form, and a plain one by
+  // that form slowed by what renumbering gains on scattered matrices like the query (renumbering_gain;
+  // where it loses, the renumbered ones are slowed instead). Read as they stand, such neighbours rate
+  // plain variants near their best and renumbered ones unknown (2x), outvoting the scattered neighbours
+  // that timed both: a random-order 250 MB Laplacian in f32, learnt from two random-order Laplacians and
+  // three ordered ones, got a plain ELL at 2.2x the time of its renumbered best (H200, fortieth session).
+  std::vector<char> describes_renumbered(k, 0);
+  for (size_t j = 0; j < k; ++j) describes_renumbered[j] = may_renumber && near_diagonal_columns(near[j].second->features);
+  const bool none_renumbered = !any_renumbered(profiles, ordering_wanted);  // twins are made below
+  double renumbered_gain = 1;
+  if (may_renumber && (none_renumbered || std::count(describes_renumbered.begin(), describes_renumbered.end(), 1) > 0)) {
+    auto own_profile = [&](const MatrixRecord& r) -> const Profile& { return cache_->profile(r, q.deterministic, ""); };
+    auto coordinates_of = [&](const MatrixRecord& r, int c) -> const auto& { return cache_->coordinates(r, c); };
+    renumbered_gain = renumbering_gain(db_, may_teach, own_profile, coordinates_of, query, preferred_ordering(q.features));
+  }
+  const double plain_penalty_log = std::max(0.0, std::log(renumbered_gain));
+  const double renumbered_penalty_log = std::max(0.0, -std::log(renumbered_gain));
   // A layout that pads more on the query than on a neighbour reads more bytes there: its time scales by
   // the ratio (ELL tuned on a regular grid, then run on an irregular mesh), where the bytes decide the time
   // (padding_log_ratio: a latency-bound matrix pays little for its padding). The other way it gains at
@@ -679,17 +697,53 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   std::vector<double> best_chain_logs(k, 0.0);
   for (size_t j = 0; j < k; ++j)
     best_chain_logs[j] = chain_log_delta(shape_of(bests[j]->variant), near[j].second->features, q.features, bests[j]->median_us);
+  // What rate() looks a variant up by in a neighbour's profile: its names' numbers, its pair, its policy
+  // form (parsed only for a variant some neighbour did not time) and a sorted sell's stand-ins (made at
+  // their first use).
+  struct Lookup {
+    Lookup(std::string_view variant, const NameParts& name, const VariantShape& s)
+        : v(variant), pair(pair_hash(variant, name)), shape(s) {}
+    std::string_view v;
+    size_t pair;
+    VariantShape shape;
+    CandidateIds id;
+    bool numbered = false;
+    std::optional<PolicyForm> form;
+    std::optional<std::vector<StandIn>> stand_ins;
+  };
+  // log(time / best) of a variant on neighbour j: as timed there (`timed` set), else estimated.
+  auto neighbour_log = [&](size_t j, Lookup& l, bool& timed) {
+    if (!l.numbered) {
+      l.id.self = cache_->ids.find(l.v);
+      l.numbered = true;
+    }
+    if (const double* t = l.id.self >= 0 ? profiles[j]->log_relative.find(l.id.self) : nullptr) {
+      timed = true;
+      return *t;
+    }
+    if (!l.form) {
+      l.form = policy_form(l.v);
+      add_policy_ids(l.id, l.v, *l.form, cache_->ids);
+    }
+    std::optional<double> known = estimate_known(*profiles[j], l.id, l.pair, l.form->narrow, narrow_logs[j]);
+    // a sorted sell on a neighbour that never sorted: through its ELL and sell32 forms
+    if (!known && never_sorted[j] && l.shape.padding == VariantShape::Padding::sorted_sell) {
+      if (!l.stand_ins) l.stand_ins = sorted_sell_stand_ins(l.v, cache_->ids);
+      known = sorted_sell_estimate(*profiles[j], *l.stand_ins, *near[j].second, components[j], vector_components,
+                                   q.precision, l2_bytes_, narrow_logs[j]);
+    }
+    return known.value_or(kUnknownLog);
+  };
   std::vector<double> logs;  // rate()'s per-neighbour log(relative time), reused
   auto rate = [&](std::string_view v) {
     Candidate c;
     c.variant = std::string(v);
-    std::optional<PolicyForm> form;  // parsed only for a variant some neighbour did not time
-    std::optional<std::vector<StandIn>> stand_ins;  // a sorted sell's, made at their first use
-    CandidateIds id;
-    id.self = cache_->ids.find(v);
     const NameParts name = split_name(v);
     const VariantShape shape = shape_of(name);
-    const size_t pair = pair_hash(v, name);
+    Lookup self(v, name, shape);
+    // a renumbered candidate on a neighbour that describes the query renumbered: its plain form there
+    const bool renumbered = !name.ordering.empty();
+    std::optional<Lookup> plain;
     const double floor = floor_us[launch_kind(name)];
     double mean = 0, floored = 0;
     logs.assign(k, 0.0);
@@ -699,23 +753,18 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
     const auto& padding_logs = padding_logs_by_kind[static_cast<int>(shape.padding)];
     for (size_t j = 0; j < k; ++j) {
       const MatrixRecord& r = *near[j].second;
-      if (const double* timed = id.self >= 0 ? profiles[j]->log_relative.find(id.self) : nullptr) {
-        logs[j] = *timed;
-        ++c.measured_on;
-      } else {
-        if (!form) {
-          form = policy_form(v);
-          add_policy_ids(id, v, *form, cache_->ids);
+      Lookup* lookup = &self;
+      if (describes_renumbered[j] && renumbered) {
+        if (!plain) {
+          const std::string_view plain_name = v.substr(0, v.find('@'));
+          plain.emplace(plain_name, split_name(plain_name), shape);
         }
-        std::optional<double> known = estimate_known(*profiles[j], id, pair, form->narrow, narrow_logs[j]);
-        // a sorted sell on a neighbour that never sorted: through its ELL and sell32 forms
-        if (!known && never_sorted[j] && shape.padding == VariantShape::Padding::sorted_sell) {
-          if (!stand_ins) stand_ins = sorted_sell_stand_ins(v, cache_->ids);
-          known = sorted_sell_estimate(*profiles[j], *stand_ins, r, components[j], vector_components, q.precision,
-                                       l2_bytes_, narrow_logs[j]);
-        }
-        logs[j] = known.value_or(kUnknownLog);
+        lookup = &*plain;
       }
+      bool timed = false;
+      logs[j] = neighbour_log(j, *lookup, timed);
+      c.measured_on += timed;
+      if (describes_renumbered[j]) logs[j] += renumbered ? renumbered_penalty_log : plain_penalty_log;
       logs[j] += padding_logs[j];
       if (shape.row_family) logs[j] += parallelism_log_ratio(shape, r.features, q.features, q.components);
       // the query's longest row in place of the neighbour's, step by step (chain_log_delta)
@@ -829,10 +878,10 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   // what renumbering gains is learnt from the scattered matrices that timed both ways (renumbering_gain).
   // Without this a random-order 250 MB Laplacian, learnt from the main set's ordered Laplacians, got a
   // plain variant at 0.42x of its renumbered best (H100, twenty-first session).
-  if (may_renumber && !any_renumbered(profiles, ordering_wanted)) {
-    auto own_profile = [&](const MatrixRecord& r) -> const Profile& { return cache_->profile(r, q.deterministic, ""); };
-    auto coordinates_of = [&](const MatrixRecord& r, int c) -> const auto& { return cache_->coordinates(r, c); };
-    const double gain = renumbering_gain(db_, may_teach, own_profile, coordinates_of, query, preferred_ordering(q.features));
+  // A twin is expected at its plain form's time there, which the neighbours that describe the query
+  // renumbered rated (above) slower by the gain.
+  if (may_renumber && none_renumbered) {
+    const double gain = renumbered_gain;
     if (gain > 1) {
       out.renumbering_gain = gain;
       rank();

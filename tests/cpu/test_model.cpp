@@ -1009,6 +1009,53 @@ TEST_CASE("model: a scattered query whose neighbours were never renumbered gets 
   }
 }
 
+TEST_CASE("model: a scattered query learns from ordered neighbours as from itself renumbered") {
+  // Ordered grids (ELL fastest, nothing renumbered) and larger scattered matrices that timed both ways
+  // (renumbered sell 1.5x faster than plain ELL). A scattered query between them: the grids' profiles
+  // describe it renumbered, so their ELL is its renumbered ELL's time and their plain ELL is slowed by the
+  // gain. Read as they stand, the grids rated plain ELL at their best and the renumbered sell unknown (2x),
+  // and outvoted the scattered neighbours.
+  const HostMatrix grid = banded(7000, 7, "grid");
+  ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
+  q.features.rows = q.features.cols = 2 * kRenumberingMinRows;
+  q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(q.features.rows);
+  REQUIRE(renumbering_may_pay(q.features));
+  REQUIRE(preferred_ordering(q.features) == Ordering::rcm);
+  const std::string sell_rcm = kSell + "@rcm";
+  GridDb grids("renumbered-view", {});
+  for (int i = 0; i < 2; ++i) {
+    MatrixRecord scattered = record_of(banded(3000 + 500 * i, 7, "scattered_" + std::to_string(i)), "scattered", {{kEll, 1.0}});
+    scattered.features = q.features;
+    scattered.features.rows = scattered.features.cols = (64 + 8 * i) * kRenumberingMinRows;
+    scattered.features.nnz = 7 * scattered.features.rows;
+    scattered.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(scattered.features.rows);
+    scattered.compulsory_bytes = q.compulsory_bytes * (64 + 8 * i) / 2;
+    scattered.measurements.clear();
+    for (const auto& [v, us] : std::map<std::string, double>{{kEll, 15.0}, {kSell, 16.0}, {sell_rcm, 10.0}}) {
+      MeasurementRecord m;
+      m.variant = v;
+      m.status = "ok";
+      m.median_us = us;
+      scattered.measurements.push_back(m);
+    }
+    scattered.winner = scattered.best()->variant;
+    grids.db.upsert(scattered);
+  }
+  const SelectionModel model(grids.db, test_gpu().l2_bytes);
+  const Prediction p = model.predict(q);
+  REQUIRE_FALSE(p.empty());
+  double grid_weight = 0, scattered_weight = 0;
+  for (const auto& n : p.neighbours) (n.name.rfind("regular", 0) == 0 ? grid_weight : scattered_weight) += n.weight;
+  CAPTURE(grid_weight);
+  CAPTURE(scattered_weight);
+  REQUIRE(grid_weight > 0.6 * scattered_weight);  // enough for the grids as they stand to pick plain ELL
+  REQUIRE(scattered_weight > 0);
+  CHECK(p.ranked.front().variant == sell_rcm);
+  const auto plain = std::find_if(p.ranked.begin(), p.ranked.end(), [](const Candidate& c) { return c.variant == kEll; });
+  REQUIRE(plain != p.ranked.end());
+  CHECK(plain->expected_relative > p.ranked.front().expected_relative);
+}
+
 TEST_CASE("model: a query larger than the L2 gets no cached candidate; a far column proves narrow offsets cannot hold it") {
   // Neighbours in the L2, where the cached twin of ELL was the fastest.
   const std::string cached = "real.f64/ell-aos-aos/static-256x8-cached";
