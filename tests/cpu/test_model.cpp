@@ -157,6 +157,34 @@ ModelQuery query_of(const MatrixRecord& r) {
   return {r.features, r.compulsory_bytes, r.entry, Precision::f64, Op::n, false};
 }
 
+// A real query of 7 entries a row, `rows` rows, in random order (its columns a third of the rows away from
+// the diagonal on average): renumbering may pay, by reverse Cuthill-McKee.
+ModelQuery scattered_query(int64_t rows) {
+  const HostMatrix grid = banded(7000, 7, "grid");
+  ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
+  q.features.rows = q.features.cols = rows;
+  q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(rows);
+  REQUIRE(renumbering_may_pay(q.features));
+  REQUIRE(preferred_ordering(q.features) == Ordering::rcm);
+  return q;
+}
+
+// Record i of the "scattered" domain: the given features and exactly these timings (variant -> us).
+MatrixRecord scattered_record(int i, const MatrixFeatures& f, const std::map<std::string, double>& us) {
+  MatrixRecord r = record_of(banded(3000 + 500 * i, 7, "scattered_" + std::to_string(i)), "scattered", {{kEll, 1.0}});
+  r.features = f;
+  r.measurements.clear();
+  for (const auto& [v, t] : us) {
+    MeasurementRecord m;
+    m.variant = v;
+    m.status = "ok";
+    m.median_us = t;
+    r.measurements.push_back(m);
+  }
+  r.winner = r.best()->variant;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("model: leave-one-out learns each family's winner from its neighbours' profiles") {
@@ -963,32 +991,18 @@ TEST_CASE("model: a scattered query whose neighbours were never renumbered gets 
   // Real neighbours in order (ELL fastest, nothing renumbered); complex matrices in random order timed
   // both ways. A large real query in random order: renumbered (narrow) twins of the first candidates,
   // expected faster by what renumbering gained on the complex ones, where it gained.
-  const HostMatrix grid = banded(7000, 7, "grid");
-  ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
-  q.features.rows = q.features.cols = 4 * kRenumberingMinRows;
-  q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(q.features.rows);
-  REQUIRE(renumbering_may_pay(q.features));
-  REQUIRE(preferred_ordering(q.features) == Ordering::rcm);
+  const ModelQuery q = scattered_query(4 * kRenumberingMinRows);
   // narrow, as renumbered fastest variants mostly are (run-time selection checks the renumbered columns)
   const std::string twin = "real.f64/ell-aos-aos-d16/static-256x8@rcm";
   for (const double gain : {2.0, 0.5}) {
     CAPTURE(gain);
     GridDb grids(gain > 1 ? "gain" : "loss", {});
     for (int i = 0; i < 3; ++i) {
-      MatrixRecord scattered = record_of(banded(3000 + 500 * i, 7, "scattered_" + std::to_string(i)), "scattered", {{kEll, 1.0}});
+      MatrixFeatures f = q.features;
+      f.nnz += i;
+      MatrixRecord scattered = scattered_record(i, f, {{"complex.f64/ell-aos-aos/static-256x8", 10.0 * gain},
+                                                       {"complex.f64/ell-aos-aos/static-256x8@rcm", 10.0}});
       scattered.entry = "complex";
-      scattered.features = q.features;
-      scattered.features.nnz += i;
-      scattered.measurements.clear();
-      for (const auto& [v, us] : std::map<std::string, double>{{"complex.f64/ell-aos-aos/static-256x8", 10.0 * gain},
-                                                               {"complex.f64/ell-aos-aos/static-256x8@rcm", 10.0}}) {
-        MeasurementRecord m;
-        m.variant = v;
-        m.status = "ok";
-        m.median_us = us;
-        scattered.measurements.push_back(m);
-      }
-      scattered.winner = scattered.best()->variant;
       grids.db.upsert(scattered);
     }
     const SelectionModel model(grids.db, test_gpu().l2_bytes);
@@ -1015,30 +1029,15 @@ TEST_CASE("model: a scattered query learns from ordered neighbours as from itsel
   // describe it renumbered, so their ELL is its renumbered ELL's time and their plain ELL is slowed by the
   // gain. Read as they stand, the grids rated plain ELL at their best and the renumbered sell unknown (2x),
   // and outvoted the scattered neighbours.
-  const HostMatrix grid = banded(7000, 7, "grid");
-  ModelQuery q{compute_features(grid), compulsory_bytes(grid, Precision::f64), "real", Precision::f64, Op::n, false};
-  q.features.rows = q.features.cols = 2 * kRenumberingMinRows;
-  q.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(q.features.rows);
-  REQUIRE(renumbering_may_pay(q.features));
-  REQUIRE(preferred_ordering(q.features) == Ordering::rcm);
+  const ModelQuery q = scattered_query(2 * kRenumberingMinRows);
   const std::string sell_rcm = kSell + "@rcm";
   GridDb grids("renumbered-view", {});
-  for (int i = 0; i < 2; ++i) {
-    MatrixRecord scattered = record_of(banded(3000 + 500 * i, 7, "scattered_" + std::to_string(i)), "scattered", {{kEll, 1.0}});
-    scattered.features = q.features;
-    scattered.features.rows = scattered.features.cols = (64 + 8 * i) * kRenumberingMinRows;
-    scattered.features.nnz = 7 * scattered.features.rows;
-    scattered.features.mean_distance_from_diagonal = 0.3 * static_cast<double>(scattered.features.rows);
-    scattered.compulsory_bytes = q.compulsory_bytes * (64 + 8 * i) / 2;
-    scattered.measurements.clear();
-    for (const auto& [v, us] : std::map<std::string, double>{{kEll, 15.0}, {kSell, 16.0}, {sell_rcm, 10.0}}) {
-      MeasurementRecord m;
-      m.variant = v;
-      m.status = "ok";
-      m.median_us = us;
-      scattered.measurements.push_back(m);
-    }
-    scattered.winner = scattered.best()->variant;
+  for (int i = 0; i < 2; ++i) {  // 32-36x the query: far enough for the grids to weigh as much
+    const int64_t scale = 32 + 4 * i;
+    MatrixFeatures f = scattered_query(scale * q.features.rows).features;
+    f.nnz = 7 * f.rows;
+    MatrixRecord scattered = scattered_record(i, f, {{kEll, 15.0}, {kSell, 16.0}, {sell_rcm, 10.0}});
+    scattered.compulsory_bytes = q.compulsory_bytes * static_cast<double>(scale);
     grids.db.upsert(scattered);
   }
   const SelectionModel model(grids.db, test_gpu().l2_bytes);
