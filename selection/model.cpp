@@ -649,7 +649,7 @@ Prediction SelectionModel::predict(const ModelQuery& q, const TrainingFilter& fi
   for (size_t j = 0; j < k; ++j) describes_renumbered[j] = may_renumber && near_diagonal_columns(near[j].second->features);
   const bool none_renumbered = !any_renumbered(profiles, ordering_wanted);  // twins are made below
   double renumbered_gain = 1;
-  if (may_renumber && (none_renumbered || std::count(describes_renumbered.begin(), describes_renumbered.end(), 1) > 0)) {
+  if (may_renumber && (none_renumbered || std::find(describes_renumbered.begin(), describes_renumbered.end(), 1) != describes_renumbered.end())) {
     auto own_profile = [&](const MatrixRecord& r) -> const Profile& { return cache_->profile(r, q.deterministic, ""); };
     auto coordinates_of = [&](const MatrixRecord& r, int c) -> const auto& { return cache_->coordinates(r, c); };
     renumbered_gain = renumbering_gain(db_, may_teach, own_profile, coordinates_of, query, preferred_ordering(q.features));

@@ -459,6 +459,8 @@ void Tuner::run_variants(Job& job, const std::vector<Variant>& variants, const s
   // A stage proposes from everything the record holds, and a record may hold what this search did not
   // pack: a quick tune's or an evaluation's measurements (the y form of quick tuning's hola@degree, whose
   // layout the renumbering stage never packed, ended a full tune of the R-MAT graph in `map::at`).
+  // Stages still pack their whole list first: on a resumed search that packs the layouts of what an
+  // earlier run measured, which choose_winners re-times only where packed.
   pack_layouts(job, todo);
   // Compile everything this stage needs in parallel first (cached cubins cost nothing).
   std::vector<Variant> compile;
